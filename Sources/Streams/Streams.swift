@@ -1,0 +1,1 @@
+// Operators live in their own files.
