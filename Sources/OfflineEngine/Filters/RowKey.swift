@@ -1,0 +1,58 @@
+import Foundation
+
+/// A row's identity: the normalised values of its table's primary-key columns, in order.
+public struct RowKey: Sendable, Hashable, CustomStringConvertible {
+    /// Each key column's value as normalised text (UUIDs in lower case).
+    public let values: [String]
+
+    /// A key from already-normalised values.
+    public init(values: [String]) { self.values = values }
+
+    /// The key as one string: the single value, or the values joined by commas.
+    public var description: String { values.joined(separator: ",") }
+}
+
+/// Which columns identify a row in each table: `id` unless the configuration names others.
+public struct PrimaryKeys: Sendable, Hashable {
+    /// Key columns per table; a table not named here uses `["id"]`.
+    public var byTable: [String: [String]]
+
+    /// Primary keys from a per-table map.
+    public init(_ byTable: [String: [String]] = [:]) { self.byTable = byTable }
+
+    /// The key columns of `table`.
+    public func columns(for table: String) -> [String] { byTable[table] ?? ["id"] }
+
+    /// The key of `row` in `table`, or `nil` when the row lacks a key column or one is null.
+    public func key(of row: Row, in table: String) -> RowKey? {
+        var values = [String]()
+        for column in columns(for: table) {
+            guard let value = row[column], let text = RowKey.normalised(value) else { return nil }
+            values.append(text)
+        }
+        return RowKey(values: values)
+    }
+}
+
+extension RowKey {
+    /// A key value as text: UUIDs in lower case, so a key written in capitals matches the same key
+    /// sent back in lower case; other strings and numbers as they are.
+    static func normalised(_ value: JSONValue) -> String? {
+        switch value {
+        case .string(let text):
+            return normalised(text: text)
+        case .number(let number):
+            return number.text
+        case .bool(let flag):
+            return flag ? "true" : "false"
+        case .null, .array, .object:
+            return nil
+        }
+    }
+
+    /// Key text from a filter value or a string column.
+    static func normalised(text: String) -> String {
+        if let uuid = UUID(uuidString: text) { return uuid.uuidString.lowercased() }
+        return text
+    }
+}
