@@ -1,0 +1,17 @@
+/// Errors of the client itself, as opposed to the server's or the network's.
+public enum ClientError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The client was closed; open a new one.
+    case closed
+    /// An online-only write was asked for while the network is known to be down.
+    case offline
+    /// The local data was cleared while this call was under way.
+    case cleared
+
+    public var description: String {
+        switch self {
+        case .closed: return "The offline client was closed."
+        case .offline: return "The network is unavailable, and this write is online only."
+        case .cleared: return "The local data was cleared while the request was under way."
+        }
+    }
+}
