@@ -216,7 +216,8 @@ enum StreamsBenchmark {
             let start = clock.now
             let result = await body()
             let duration = start.duration(to: clock.now)
-            let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+            let seconds =
+                Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
             return (seconds, result)
         }.value
     }

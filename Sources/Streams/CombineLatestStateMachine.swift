@@ -117,7 +117,8 @@ struct CombineLatestStateMachine: Sendable {
         case .initial:
             preconditionFailure("CombineLatest: next(continuation) before the iteration started")
         case .running(var running):
-            precondition(running.downstream == nil, "CombineLatest: concurrent next() calls are not supported")
+            precondition(
+                running.downstream == nil, "CombineLatest: concurrent next() calls are not supported")
             if running.canEmit {
                 let values = running.emit()
                 state = .running(running)
@@ -223,7 +224,8 @@ struct CombineLatestStateMachine: Sendable {
             let parked = running.takeParked { _ in true }
             if let downstream = running.downstream {
                 state = .finished
-                return Effects(downstream: (downstream, .failure(error)), stopUpstreams: parked, cancel: running.task)
+                return Effects(
+                    downstream: (downstream, .failure(error)), stopUpstreams: parked, cancel: running.task)
             }
             state = .failed(error)
             return Effects(stopUpstreams: parked, cancel: running.task)

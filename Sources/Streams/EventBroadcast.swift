@@ -126,7 +126,9 @@ public final class EventBroadcast<Event: Sendable, Failure: Error>: Sendable {
             }
 
             /// Returns the next event, suspending in the caller's isolation.
-            public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Event? {
+            public mutating func next(
+                isolation actor: isolated (any Actor)?
+            ) async throws(Failure) -> Event? {
                 if batchIndex < batch.count {
                     let event = batch[batchIndex]
                     batchIndex += 1
@@ -264,7 +266,11 @@ public final class EventBroadcast<Event: Sendable, Failure: Error>: Sendable {
     }
 
     /// Takes one buffered event, or the completion; otherwise stores `continuation`.
-    private static func pollSingle(_ state: inout State, reader id: UInt64, continuation: Continuation?) -> Poll {
+    private static func pollSingle(
+        _ state: inout State,
+        reader id: UInt64,
+        continuation: Continuation?
+    ) -> Poll {
         guard let reader = state.readers[id], reader.head < reader.buffer.count else {
             return poll(&state, reader: id, spare: [], continuation: continuation)
         }

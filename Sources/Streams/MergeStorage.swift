@@ -30,7 +30,8 @@ final class MergeStorage<Element: Sendable>: Sendable {
             break
         }
         return try await withTaskCancellationHandler {
-            try await withUnsafeThrowingContinuation { (continuation: MergeStateMachine<Element>.Downstream) in
+            try await withUnsafeThrowingContinuation {
+                (continuation: MergeStateMachine<Element>.Downstream) in
                 perform(state.withLock { $0.next(continuation) })
             }
         } onCancel: {

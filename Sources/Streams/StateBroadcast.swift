@@ -138,7 +138,9 @@ public final class StateBroadcast<Value: Sendable, Failure: Error>: Sendable {
             }
 
             /// Returns the newest unseen value, suspending in the caller's isolation.
-            public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Value? {
+            public mutating func next(
+                isolation actor: isolated (any Actor)?
+            ) async throws(Failure) -> Value? {
                 try await handle.next(isolation: actor)
             }
         }

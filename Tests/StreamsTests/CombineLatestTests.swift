@@ -30,7 +30,9 @@ import Testing
     @Test func everyElementAppearsAndTheLastCombinationIsTheLatest() async throws {
         let received = try await withTimeout {
             var received: [[Int]] = []
-            let sides = [ScriptedSequence([1, 2, 3, 4]), ScriptedSequence([10, 20]), ScriptedSequence([100])]
+            let sides = [
+                ScriptedSequence([1, 2, 3, 4]), ScriptedSequence([10, 20]), ScriptedSequence([100]),
+            ]
             for try await values in combineLatest(sides) {
                 received.append(values)
             }

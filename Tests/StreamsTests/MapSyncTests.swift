@@ -45,7 +45,8 @@ private struct IsolationProbe: AsyncSequence, Sendable {
     @Test func rethrowsTheBaseTypedError() async {
         var received: [Int] = []
         do throws(TestError) {
-            for try await value in ScriptedSequence([1, 2], end: .fail(TestError(code: 7))).mapSync({ $0 + 1 }) {
+            let failing = ScriptedSequence([1, 2], end: .fail(TestError(code: 7)))
+            for try await value in failing.mapSync({ $0 + 1 }) {
                 received.append(value)
             }
             Issue.record("expected an error")

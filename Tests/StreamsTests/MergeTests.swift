@@ -18,7 +18,8 @@ import Testing
     @Test func mergesThreeAndManyUpstreams() async throws {
         let (three, many) = try await withTimeout {
             var three: [Int] = []
-            for try await value in merge(ScriptedSequence([1]), ScriptedSequence([2]), ScriptedSequence([3])) {
+            let merged = merge(ScriptedSequence([1]), ScriptedSequence([2]), ScriptedSequence([3]))
+            for try await value in merged {
                 three.append(value)
             }
             var many: [Int] = []

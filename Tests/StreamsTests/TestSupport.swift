@@ -142,7 +142,8 @@ func suspendUntilCancelled() async {
 }
 
 private final class CancellationSlot: Sendable {
-    private let state = Mutex<(cancelled: Bool, continuation: CheckedContinuation<Void, Never>?)>((false, nil))
+    private let state = Mutex<(cancelled: Bool, continuation: CheckedContinuation<Void, Never>?)>(
+        (false, nil))
 
     func park(_ continuation: CheckedContinuation<Void, Never>) {
         let cancelled = state.withLock { state -> Bool in
