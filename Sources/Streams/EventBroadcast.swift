@@ -16,6 +16,7 @@ public final class EventBroadcast<Event: Sendable, Failure: Error>: Sendable {
     private typealias Continuation = UnsafeContinuation<Result<Event?, Failure>, Never>
 
     private struct Reader {
+        let id: UInt64
         var buffer: [Event] = []
         /// Index of the first undelivered event in `buffer` (single-event reads advance it).
         var head = 0
@@ -24,8 +25,13 @@ public final class EventBroadcast<Event: Sendable, Failure: Error>: Sendable {
 
     private struct State {
         var completion: Result<Void, Failure>?
-        var readers: [UInt64: Reader] = [:]
+        /// Few readers are expected: an array keeps `send` a tight in-place loop over the buffers.
+        var readers: [Reader] = []
         var nextReaderID: UInt64 = 0
+
+        func index(of id: UInt64) -> Int? {
+            readers.firstIndex { $0.id == id }
+        }
     }
 
     fileprivate enum Poll {
@@ -59,12 +65,12 @@ public final class EventBroadcast<Event: Sendable, Failure: Error>: Sendable {
                 return []
             }
             var waiting: [Continuation] = []
-            for index in state.readers.values.indices {
-                if let continuation = state.readers.values[index].continuation {
+            for index in state.readers.indices {
+                if let continuation = state.readers[index].continuation {
                     waiting.append(continuation)
-                    state.readers.values[index].continuation = nil
+                    state.readers[index].continuation = nil
                 } else {
-                    state.readers.values[index].buffer.append(event)
+                    state.readers[index].buffer.append(event)
                 }
             }
             return waiting
@@ -134,9 +140,13 @@ public final class EventBroadcast<Event: Sendable, Failure: Error>: Sendable {
                     batchIndex += 1
                     return event
                 }
-                batch.removeAll(keepingCapacity: true)
+                // Hand the consumed batch's storage back without keeping a reference to it, so that
+                // `send` appends to a uniquely referenced buffer instead of copying it.
+                var spare: [Event] = []
+                swap(&spare, &batch)
+                spare.removeAll(keepingCapacity: true)
                 batchIndex = 0
-                switch handle.poll(spare: batch) {
+                switch handle.poll(spare: spare) {
                 case .events(let events):
                     batch = events
                     batchIndex = 1
@@ -203,13 +213,18 @@ public final class EventBroadcast<Event: Sendable, Failure: Error>: Sendable {
         state.withLock { state in
             let id = state.nextReaderID
             state.nextReaderID += 1
-            state.readers[id] = Reader()
+            state.readers.append(Reader(id: id))
             return id
         }
     }
 
     private func unregister(_ id: UInt64) {
-        let continuation = state.withLock { $0.readers.removeValue(forKey: id)?.continuation }
+        let continuation = state.withLock { state -> Continuation? in
+            guard let index = state.index(of: id) else {
+                return nil
+            }
+            return state.readers.remove(at: index).continuation
+        }
         continuation?.resume(returning: .success(nil))
     }
 
@@ -220,11 +235,12 @@ public final class EventBroadcast<Event: Sendable, Failure: Error>: Sendable {
             }
             state.completion = completion
             var waiting: [Continuation] = []
-            for (id, reader) in state.readers {
-                if let continuation = reader.continuation {
-                    waiting.append(continuation)
-                    state.readers[id] = nil
+            state.readers.removeAll { reader in
+                guard let continuation = reader.continuation else {
+                    return false
                 }
+                waiting.append(continuation)
+                return true
             }
             return waiting
         }
@@ -241,26 +257,31 @@ public final class EventBroadcast<Event: Sendable, Failure: Error>: Sendable {
         spare: [Event],
         continuation: Continuation?
     ) -> Poll {
-        guard let reader = state.readers[id] else {
+        guard let index = state.index(of: id) else {
             return .done(.success(nil))
         }
-        if reader.head > 0 {
-            let events = Array(reader.buffer[reader.head...])
-            state.readers[id]?.buffer.removeAll(keepingCapacity: true)
-            state.readers[id]?.head = 0
+        let head = state.readers[index].head
+        if head > 0 {
+            let events = Array(state.readers[index].buffer[head...])
+            state.readers[index].buffer.removeAll(keepingCapacity: true)
+            state.readers[index].head = 0
             return .events(events)
         }
-        if !reader.buffer.isEmpty {
-            state.readers[id]?.buffer = spare
-            return .events(reader.buffer)
+        if !state.readers[index].buffer.isEmpty {
+            var events = spare
+            swap(&events, &state.readers[index].buffer)
+            return .events(events)
         }
         if let completion = state.completion {
-            state.readers[id] = nil
+            state.readers.remove(at: index)
             return .done(completion.map { Event?.none })
         }
         if let continuation {
-            precondition(reader.continuation == nil, "EventBroadcast: concurrent next() on one reader")
-            state.readers[id]?.continuation = continuation
+            precondition(
+                state.readers[index].continuation == nil,
+                "EventBroadcast: concurrent next() on one reader"
+            )
+            state.readers[index].continuation = continuation
         }
         return .suspend
     }
@@ -271,15 +292,15 @@ public final class EventBroadcast<Event: Sendable, Failure: Error>: Sendable {
         reader id: UInt64,
         continuation: Continuation?
     ) -> Poll {
-        guard let reader = state.readers[id], reader.head < reader.buffer.count else {
+        guard let index = state.index(of: id), state.readers[index].head < state.readers[index].buffer.count
+        else {
             return poll(&state, reader: id, spare: [], continuation: continuation)
         }
-        let event = reader.buffer[reader.head]
-        if reader.head + 1 == reader.buffer.count {
-            state.readers[id]?.buffer.removeAll(keepingCapacity: true)
-            state.readers[id]?.head = 0
-        } else {
-            state.readers[id]?.head += 1
+        let event = state.readers[index].buffer[state.readers[index].head]
+        state.readers[index].head += 1
+        if state.readers[index].head == state.readers[index].buffer.count {
+            state.readers[index].buffer.removeAll(keepingCapacity: true)
+            state.readers[index].head = 0
         }
         return .event(event)
     }
