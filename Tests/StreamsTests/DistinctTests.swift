@@ -1,0 +1,69 @@
+import Streams
+import Testing
+
+@Suite struct DistinctTests {
+    @Test func dropsConsecutiveDuplicatesOnly() async throws {
+        var received: [Int] = []
+        for try await value in ScriptedSequence([1, 1, 2, 2, 2, 3, 1, 1]).distinct() {
+            received.append(value)
+        }
+        #expect(received == [1, 2, 3, 1])
+    }
+
+    @Test func firstElementAlwaysPasses() async throws {
+        var iterator = ScriptedSequence([5]).distinct().makeAsyncIterator()
+        #expect(try await iterator.next() == 5)
+        #expect(try await iterator.next() == nil)
+    }
+
+    @Test func distinctByUsesThePredicateAgainstTheLastEmitted() async throws {
+        var received: [Int] = []
+        let values = ScriptedSequence([10, 11, 12, 25, 31, 32])
+        for try await value in values.distinct(by: { $0 / 10 == $1 / 10 }) {
+            received.append(value)
+        }
+        #expect(received == [10, 25, 31])
+    }
+
+    @Test func rethrowsTheBaseTypedError() async {
+        var received: [Int] = []
+        do throws(TestError) {
+            for try await value in ScriptedSequence([1, 1, 2], end: .fail(TestError(code: 3))).distinct() {
+                received.append(value)
+            }
+            Issue.record("expected an error")
+        } catch {
+            #expect(error == TestError(code: 3))
+        }
+        #expect(received == [1, 2])
+    }
+
+    @Test func composesWithMapSync() async throws {
+        var received: [Int] = []
+        for try await value in ScriptedSequence([1, 2, 3, 4, 5]).mapSync({ $0 / 2 }).distinct() {
+            received.append(value)
+        }
+        #expect(received == [0, 1, 2])
+    }
+
+    @Test func endsWhenTheConsumerIsCancelled() async throws {
+        let live = LiveCounter()
+        let upstream = ScriptedSequence([1, 1], end: .hang, live: live)
+        let started = Countdown(1)
+        let consumer = Task {
+            var count = 0
+            for try await _ in upstream.distinct() {
+                count += 1
+                started.arrive()
+            }
+            return count
+        }
+        try await withTimeout {
+            await started.wait()
+            consumer.cancel()
+            let count = try await consumer.value
+            #expect(count == 1)
+            await live.waitUntilZero()
+        }
+    }
+}

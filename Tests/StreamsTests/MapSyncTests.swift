@@ -1,0 +1,99 @@
+import Streams
+import Testing
+
+/// Records the isolation the consumer passed down to the base iterator.
+private struct IsolationProbe: AsyncSequence, Sendable {
+    typealias Element = Bool
+    typealias Failure = Never
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var remaining = 3
+
+        mutating func next() async -> Bool? {
+            nil
+        }
+
+        mutating func next(isolation actor: isolated (any Actor)?) async -> Bool? {
+            guard remaining > 0 else {
+                return nil
+            }
+            remaining -= 1
+            return actor === MainActor.shared
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator()
+    }
+}
+
+@Suite struct MapSyncTests {
+    @Test func transformsEveryElementInOrder() async throws {
+        var received: [String] = []
+        for try await value in ScriptedSequence([1, 2, 3]).mapSync({ "v\($0)" }) {
+            received.append(value)
+        }
+        #expect(received == ["v1", "v2", "v3"])
+    }
+
+    @Test func finishesWithTheBase() async throws {
+        var iterator = ScriptedSequence([Int]()).mapSync { $0 * 2 }.makeAsyncIterator()
+        #expect(try await iterator.next() == nil)
+        #expect(try await iterator.next() == nil)
+    }
+
+    @Test func rethrowsTheBaseTypedError() async {
+        var received: [Int] = []
+        do throws(TestError) {
+            let failing = ScriptedSequence([1, 2], end: .fail(TestError(code: 7)))
+            for try await value in failing.mapSync({ $0 + 1 }) {
+                received.append(value)
+            }
+            Issue.record("expected an error")
+        } catch {
+            #expect(error == TestError(code: 7))
+        }
+        #expect(received == [2, 3])
+    }
+
+    @Test func nonThrowingBaseNeedsNoTry() async {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        continuation.yield(4)
+        continuation.finish()
+        var received: [Int] = []
+        for await value in stream.mapSync({ $0 * 10 }) {
+            received.append(value)
+        }
+        #expect(received == [40])
+    }
+
+    @MainActor
+    @Test func forwardsTheConsumersIsolationToTheBase() async {
+        var sawMainActor: [Bool] = []
+        for await onMain in IsolationProbe().mapSync({ $0 }) {
+            sawMainActor.append(onMain)
+        }
+        #expect(sawMainActor == [true, true, true])
+    }
+
+    @Test func endsWhenTheConsumerIsCancelled() async throws {
+        let live = LiveCounter()
+        let upstream = ScriptedSequence([1], end: .hang, live: live)
+        let started = Countdown(1)
+        let consumer = Task {
+            var count = 0
+            for try await _ in upstream.mapSync({ $0 }) {
+                count += 1
+                started.arrive()
+            }
+            return count
+        }
+        try await withTimeout {
+            await started.wait()
+            consumer.cancel()
+            let count = try await consumer.value
+            #expect(count == 1)
+            await live.waitUntilZero()
+        }
+    }
+}
