@@ -1,0 +1,171 @@
+import Foundation
+import Streams
+
+/// The client's state and the one place it changes: the session and cache owner, the write
+/// queue, the replay log, rejected writes, cached lists and the live reads over them.
+///
+/// Every change goes through this actor, and each ends by publishing what it changed to the
+/// streams readers hold. Work that waits (HTTP, the store) re-checks its assumptions after each
+/// `await`, since other calls may have run in between (actor reentrancy).
+actor Engine {
+    let configuration: Configuration
+    let endpoint: RESTEndpoint
+    let primaryKeys: PrimaryKeys
+    let store: Store
+    let transport: RetryingTransport
+    nonisolated let connectivity: ConnectivityMonitor
+    nonisolated let session: StateBroadcast<SessionState, Never>
+    nonisolated let sessionSettled = SignalHub()
+    nonisolated let pendingCount: StateBroadcast<Int, Never>
+    nonisolated let rejectedWrites: StateBroadcast<[RejectedMutation], Never>
+    let overlay: Overlay<FilterEvaluator>
+
+    /// The user whose data the cache holds (nil: fetched signed out).
+    var cacheOwner: String?
+    /// Ticks of the last clear and the last change of cache owner; answers to requests that
+    /// left before them are refused.
+    var clearedAt: Int64 = 0
+    var ownerChangedAt: Int64 = 0
+    /// The last change mark of each table seen (the store keeps them).
+    var marks: [TableID: Int64] = [:]
+
+    /// The queue in order, mirrored from the store; a write is `durable` once its append returned.
+    var queue: [QueuedEntry] = []
+    var replayLog: [TableID: [ReplayEntry]] = [:]
+    var rejected: [RejectedMutation] = []
+    var pendingByTable: [TableID: StateBroadcast<[PendingMutation], Never>] = [:]
+
+    /// Cached lists by canonical key, and the tables whose lists are all loaded.
+    var lists: [String: ListEntry] = [:]
+    var loadedTables: Set<TableID> = []
+    /// The live reads, by canonical key.
+    var live: [String: LiveRead] = [:]
+
+    /// Writes being sent at once, per owner, and the writes waiting for them to end.
+    var immediateInFlight: [String?: Int] = [:]
+    var immediateWaiters: [String?: [CheckedContinuation<Void, Never>]] = [:]
+    /// Calls under way, so `close()` can let them end as they would offline.
+    var callsUnderway = 0
+    var closeWaiters: [CheckedContinuation<Void, Never>] = []
+
+    let replayWork = SignalHub()
+    let replayUrgent = SignalHub()
+    var replayTask: Task<Void, Never>?
+    var watcherTasks: [Task<Void, Never>] = []
+    var closed = false
+
+    struct QueuedEntry: Sendable {
+        var mutation: Mutation
+        var durable: Bool
+    }
+
+    struct ListEntry: Sendable {
+        var list: CachedList
+        var fetchedAt: Date?
+        var isStale: Bool
+    }
+
+    init(configuration: Configuration, store: Store) {
+        self.configuration = configuration
+        self.store = store
+        endpoint = RESTEndpoint(url: configuration.url, apiKey: configuration.apiKey)
+        primaryKeys = PrimaryKeys(configuration.primaryKeys)
+        transport = RetryingTransport(base: configuration.transport, clock: configuration.clock)
+        connectivity = ConnectivityMonitor()
+        session = StateBroadcast(.restoring)
+        pendingCount = StateBroadcast(0)
+        rejectedWrites = StateBroadcast([])
+        overlay = Overlay<FilterEvaluator>.engine(primaryKeys: primaryKeys)
+    }
+
+    /// Reads back what the store holds, settles the session, and starts the replay loop and the
+    /// connectivity watchers.
+    func start() async throws {
+        cacheOwner = try await store.owner()
+        let stored = try await store.session()
+        queue = try await store.allQueued().map { QueuedEntry(mutation: $0.mutation, durable: true) }
+        rejected = try await store.rejected().map(rejectedMutation(from:))
+        rejectedWrites.send(rejected)
+        publishQueueCount()
+        session.send(stored.map(SessionState.signedIn) ?? .signedOut)
+        sessionSettled.fire()
+        startWatchers()
+    }
+
+    private func startWatchers() {
+        if let availability = configuration.networkAvailability {
+            let monitor = connectivity
+            watcherTasks.append(Task { await monitor.follow(availability) })
+        }
+        let cameBack = connectivity.networkCameBack()
+        watcherTasks.append(Task { [weak self] in
+            for await _ in cameBack { await self?.wakeReplay(urgent: true) }
+        })
+        replayTask = Task { [weak self] in await self?.runReplayLoop() }
+    }
+
+    // MARK: Ticks and marks
+
+    /// A tick from the store's monotonic counter, read before a request goes out.
+    func nextTick() async throws -> Int64 {
+        try await store.nextTick()
+    }
+
+    func mark(of table: TableID) async throws -> Int64 {
+        if let known = marks[table] { return known }
+        let stored = try await store.mark(table: table.table, schema: table.schema)
+        let value = max(stored, marks[table] ?? 0)
+        marks[table] = value
+        return value
+    }
+
+    /// Moves a table's mark forward: an answer whose request left before now is refused.
+    @discardableResult
+    func advanceMark(of table: TableID) async throws -> Int64 {
+        let tick = try await store.advanceMark(table: table.table, schema: table.schema)
+        marks[table] = max(tick, marks[table] ?? 0)
+        return tick
+    }
+
+    // MARK: Calls under way
+
+    /// Runs a call that `close()` waits for; refuses to start one after `close()`.
+    func underway<T: Sendable>(_ work: () async throws -> T) async throws -> T {
+        guard !closed else { throw ClientError.closed }
+        callsUnderway += 1
+        defer {
+            callsUnderway -= 1
+            if callsUnderway == 0 {
+                let waiters = closeWaiters
+                closeWaiters = []
+                for waiter in waiters { waiter.resume() }
+            }
+        }
+        return try await work()
+    }
+
+    // MARK: Closing
+
+    func close() async {
+        guard !closed else { return }
+        closed = true
+        if callsUnderway > 0 {
+            await withCheckedContinuation { closeWaiters.append($0) }
+        }
+        replayTask?.cancel()
+        for task in watcherTasks { task.cancel() }
+        for read in live.values { read.task?.cancel() }
+        for read in live.values { read.snapshots.finish() }
+        live = [:]
+        session.finish()
+        pendingCount.finish()
+        rejectedWrites.finish()
+        for broadcast in pendingByTable.values { broadcast.finish() }
+        sessionSettled.finish()
+        replayWork.finish()
+        replayUrgent.finish()
+        connectivity.close()
+        await replayTask?.value
+        await store.close()
+    }
+}

@@ -1,0 +1,256 @@
+import Foundation
+
+/// A PostgREST stand-in that keeps its tables in memory: a transport for the sample, previews
+/// and tests, so an app runs with no server to set up.
+///
+/// It answers reads with `select` (plain columns and `alias:column`), the filters of the
+/// PostgREST grammar it can decide exactly (`eq neq gt gte lt lte like ilike in is`, `not.`,
+/// `or`/`and` trees), `order`, `limit` and `offset`; and writes: insert, upsert
+/// (`on_conflict`, `resolution=merge-duplicates|ignore-duplicates`), update and delete, with
+/// `Prefer: return=representation`. Values compare by their JSON type (numbers as numbers,
+/// UUID-shaped strings without regard to case). It is not a database: no embeds, no types, no
+/// row-level security.
+public actor InMemoryPostgREST: HTTPTransport {
+    /// Decides a request before the tables see it: return a response to answer with it, throw
+    /// to fail like the network, or return `nil` to let the tables answer.
+    public typealias Interceptor = @Sendable (HTTPRequest) async throws -> HTTPResponse?
+
+    private var tables: [String: [Row]]
+    private let primaryKeys: PrimaryKeys
+    private var interceptor: Interceptor?
+    private var reachable = true
+    private(set) var requestCount = 0
+
+    /// A server holding `tables` (rows per table name), keyed per table as `primaryKeys` says.
+    public init(tables: [String: [Row]] = [:], primaryKeys: [String: [String]] = [:]) {
+        self.tables = tables
+        self.primaryKeys = PrimaryKeys(primaryKeys)
+    }
+
+    /// The rows a table holds now, in insertion order.
+    public func rows(of table: String) -> [Row] { tables[table] ?? [] }
+
+    /// Replaces a table's rows.
+    public func setRows(_ rows: [Row], of table: String) { tables[table] = rows }
+
+    /// How many requests reached the server (including refused ones).
+    public var requestsReceived: Int { requestCount }
+
+    /// Makes every request fail as an unreachable network would, until set back.
+    public func setReachable(_ isReachable: Bool) { reachable = isReachable }
+
+    /// Installs (or removes, with `nil`) a hook that sees every request first.
+    public func setInterceptor(_ interceptor: Interceptor?) { self.interceptor = interceptor }
+
+    /// Answers one request.
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        requestCount += 1
+        guard reachable else { throw TransportError(kind: .notConnected) }
+        if let interceptor, let response = try await interceptor(request) {
+            return response
+        }
+        guard reachable else { throw TransportError(kind: .notConnected) }
+        do {
+            return try answer(request)
+        } catch let refusal as Refusal {
+            return refusal.response
+        } catch is InMemoryFilterMatching.Unsupported {
+            return Refusal(status: 400, code: "PGRST100", message: "The stand-in cannot run this filter").response
+        }
+    }
+
+    // MARK: Answering
+
+    private struct Refusal: Error {
+        let response: HTTPResponse
+
+        init(status: Int, code: String, message: String, details: String? = nil) {
+            var body: [String: JSONValue] = ["code": .string(code), "message": .string(message)]
+            body["details"] = details.map(JSONValue.string) ?? .null
+            body["hint"] = .null
+            response = HTTPResponse(
+                status: status, headers: ["Content-Type": "application/json"],
+                body: JSONText.data(.object(body)))
+        }
+    }
+
+    private func answer(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false),
+            let table = components.path.components(separatedBy: "/rest/v1/").last?.removingPercentEncoding,
+            !table.isEmpty
+        else { throw Refusal(status: 404, code: "PGRST125", message: "Invalid path specified in request URL") }
+        let parameters = (components.percentEncodedQueryItems ?? []).map { item in
+            QueryParameter(
+                name: item.name.removingPercentEncoding ?? item.name,
+                value: item.value?.removingPercentEncoding ?? "")
+        }
+        let query = try Self.readQuery(table: table, parameters: parameters)
+        let prefer = request.headers["Prefer"] ?? ""
+        let wantsRows = prefer.contains("return=representation")
+        switch request.method {
+        case .get, .head:
+            guard tables[table] != nil else { throw Self.missingTable }
+            let rows = try select(query)
+            return Self.json(rows.map(\.json), status: 200)
+        case .post:
+            let written = try insert(into: table, body: request.body, parameters: parameters, prefer: prefer)
+            return wantsRows ? Self.json(project(written, query), status: 201) : HTTPResponse(status: 201)
+        case .patch:
+            let written = try update(table, query: query, body: request.body)
+            return wantsRows ? Self.json(project(written, query), status: 200) : HTTPResponse(status: 204)
+        case .delete:
+            let removed = try delete(from: table, query: query)
+            return wantsRows ? Self.json(project(removed, query), status: 200) : HTTPResponse(status: 204)
+        }
+    }
+
+    private static let missingTable = Refusal(
+        status: 404, code: "PGRST205", message: "Could not find the table in the schema cache")
+
+    private static func json(_ rows: [JSONValue], status: Int) -> HTTPResponse {
+        HTTPResponse(
+            status: status, headers: ["Content-Type": "application/json; charset=utf-8"],
+            body: JSONText.data(.array(rows)))
+    }
+
+    private static func readQuery(table: String, parameters: [QueryParameter]) throws -> QueryDescription {
+        var query = QueryDescription(table: table)
+        for parameter in parameters {
+            switch parameter.name {
+            case "select": query.select = QueryDescription.normalizedSelect(parameter.value)
+            case "order": query.order = try orderTerms(parameter.value)
+            case "limit": query.limit = Int(parameter.value)
+            case "offset": query.offset = Int(parameter.value)
+            case "columns", "on_conflict": continue
+            case "or", "and", "not.or", "not.and":
+                guard let parts = FilterGrammar.logicParts(parameter.value) else {
+                    throw Refusal(status: 400, code: "PGRST100", message: "Failed to parse logic tree")
+                }
+                let negated = parameter.name.hasPrefix("not.")
+                query.filters.append(
+                    parameter.name.hasSuffix("or") ? .or(parts, negated: negated) : .and(parts, negated: negated))
+            default:
+                query.filters.append(FilterGrammar.condition(column: parameter.name, expression: parameter.value))
+            }
+        }
+        return query
+    }
+
+    private static func orderTerms(_ text: String) throws -> [OrderTerm] {
+        try text.split(separator: ",").map { part in
+            let pieces = part.split(separator: ".").map(String.init)
+            guard let column = pieces.first else {
+                throw Refusal(status: 400, code: "PGRST100", message: "Failed to parse order")
+            }
+            let descending = pieces.contains("desc")
+            let nullsFirst: Bool? =
+                pieces.contains("nullsfirst") ? true : pieces.contains("nullslast") ? false : nil
+            return OrderTerm(column: column, ascending: !descending, nullsFirst: nullsFirst)
+        }
+    }
+
+    // MARK: Reads
+
+    private func select(_ query: QueryDescription) throws -> [Row] {
+        var rows = try (tables[query.table] ?? []).filter { try matches($0, query.filters) }
+        if !query.order.isEmpty {
+            rows.sort { left, right in InMemoryOrdering.precedes(left, right, by: query.order) }
+        }
+        let start = min(query.offset ?? 0, rows.count)
+        let end = query.limit.map { min(start + $0, rows.count) } ?? rows.count
+        return project(Array(rows[start..<end]), query).compactMap(Row.init(json:))
+    }
+
+    private func project(_ rows: [Row], _ query: QueryDescription) -> [JSONValue] {
+        guard query.select != "*" else { return rows.map(\.json) }
+        let fields = query.select.split(separator: ",").map(String.init).filter { !$0.contains("(") }
+        return rows.map { row in
+            var projected = [String: JSONValue]()
+            for field in fields {
+                let parts = field.split(separator: ":", maxSplits: 1).map(String.init)
+                let (name, column) = parts.count == 2 ? (parts[0], parts[1]) : (field, field)
+                if column == "*" {
+                    projected.merge(row.values) { _, new in new }
+                } else {
+                    projected[name] = row[column] ?? .null
+                }
+            }
+            return .object(projected)
+        }
+    }
+
+    private func matches(_ row: Row, _ filters: [Filter]) throws -> Bool {
+        for filter in filters where try InMemoryFilterMatching.truth(of: filter, on: row) != true {
+            return false
+        }
+        return true
+    }
+
+    // MARK: Writes
+
+    private func insert(
+        into table: String, body: Data?, parameters: [QueryParameter], prefer: String
+    ) throws -> [Row] {
+        guard tables[table] != nil else { throw Self.missingTable }
+        let sent = try Self.rows(in: body)
+        let conflict = parameters.first { $0.name == "on_conflict" }?.value
+            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let keyColumns = conflict ?? primaryKeys.columns(for: table)
+        let merge = prefer.contains("resolution=merge-duplicates")
+        let ignore = prefer.contains("resolution=ignore-duplicates")
+        var rows = tables[table] ?? []
+        var written = [Row]()
+        for row in sent {
+            let key = keyColumns.map { row[$0].map(RowKey.normalised) ?? nil }
+            let existing = key.contains(where: { $0 == nil }) ? nil : rows.firstIndex { candidate in
+                keyColumns.map { candidate[$0].map(RowKey.normalised) ?? nil } == key
+            }
+            if let existing {
+                if merge {
+                    rows[existing] = rows[existing].merging(row)
+                    written.append(rows[existing])
+                } else if !ignore {
+                    throw Refusal(
+                        status: 409, code: "23505",
+                        message: "duplicate key value violates unique constraint \"\(table)_pkey\"",
+                        details: "Key already exists.")
+                }
+            } else {
+                rows.append(row)
+                written.append(row)
+            }
+        }
+        tables[table] = rows
+        return written
+    }
+
+    private func update(_ table: String, query: QueryDescription, body: Data?) throws -> [Row] {
+        guard var rows = tables[table] else { throw Self.missingTable }
+        let patch = try Self.rows(in: body).reduce(Row([:])) { $0.merging($1) }
+        var written = [Row]()
+        for index in rows.indices where try matches(rows[index], query.filters) {
+            rows[index] = rows[index].merging(patch)
+            written.append(rows[index])
+        }
+        tables[table] = rows
+        return written
+    }
+
+    private func delete(from table: String, query: QueryDescription) throws -> [Row] {
+        guard let rows = tables[table] else { throw Self.missingTable }
+        var kept = [Row]()
+        var removed = [Row]()
+        for row in rows {
+            if try matches(row, query.filters) { removed.append(row) } else { kept.append(row) }
+        }
+        tables[table] = kept
+        return removed
+    }
+
+    private static func rows(in body: Data?) throws -> [Row] {
+        guard let body, let json = try? JSONText.parse(body), let rows = try? Row.rows(from: json) else {
+            throw Refusal(status: 400, code: "PGRST102", message: "Empty or invalid json")
+        }
+        return rows
+    }
+}
