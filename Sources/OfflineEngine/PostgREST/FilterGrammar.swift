@@ -160,8 +160,11 @@ enum FilterGrammar {
             var probe = self
             let negated = probe.take("not.")
             let start = probe.index
+            var depth = 0
             while let scalar = probe.current, scalar != "." {
-                if !topLevel && (scalar == "," || scalar == ")") { return nil }
+                if scalar == "(" { depth += 1 }
+                if scalar == ")" { depth -= 1 }
+                if !topLevel && (scalar == "," || depth < 0) { return nil }
                 probe.index += 1
             }
             let name = String(String.UnicodeScalarView(probe.scalars[start..<probe.index]))
