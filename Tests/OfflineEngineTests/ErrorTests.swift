@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
+@testable import OfflineEngine
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-
-@testable import OfflineEngine
 
 private let secret = "SECRET-MARKER-42"
 private let endpoint = RESTEndpoint(url: URL(string: "https://abc.supabase.co")!, apiKey: "anon-\(secret)")
@@ -33,12 +33,14 @@ struct ErrorTests {
     @Test("a PostgREST error body decodes, and its description names no server text")
     func postgrestError() throws {
         let body = """
-            {"code":"23505","message":"duplicate key \(secret)","details":"Key (id)=(\(secret)) already exists.",
+            {"code":"23505","message":"duplicate key \(secret)",
+            "details":"Key (id)=(\(secret)) already exists.",
             "hint":"\(secret)"}
             """
         let error = try #require(ResponseDecoding.failure(for: json(409, body)) as? PostgrestError)
         #expect(error.code == "23505" && error.status == 409)
-        #expect(error.message.contains(secret) && error.details?.contains(secret) == true && error.hint == secret)
+        #expect(
+            error.message.contains(secret) && error.details?.contains(secret) == true && error.hint == secret)
         #expect(
             error.description
                 == "The server refused the write: a row with the same key already exists (HTTP 409, 23505).")
@@ -49,22 +51,56 @@ struct ErrorTests {
     @Test("a code that carries other text is left out of the description")
     func oddCode() throws {
         let error = try #require(
-            ResponseDecoding.failure(for: json(400, #"{"code":"\#(secret)","message":"m"}"#)) as? PostgrestError)
+            ResponseDecoding.failure(for: json(400, #"{"code":"\#(secret)","message":"m"}"#))
+                as? PostgrestError)
         #expect(error.description == "The server refused the request: it is not valid (HTTP 400).")
         expectPrivate(error)
     }
 
-    @Test("common codes read in plain words", arguments: [
-        (401, "PGRST303", "The server refused the request: the sign-in has expired or is not valid (HTTP 401, PGRST303)."),
-        (403, "42501", "The server refused the request: row-level security or the table's permissions do not allow it (HTTP 403, 42501)."),
-        (409, "23503", "The server refused the write: it refers to a row that does not exist, or a row still refers to it (HTTP 409, 23503)."),
-        (400, "23502", "The server refused the write: a required column has no value (HTTP 400, 23502)."),
-        (400, "22P02", "The server refused the request: a value is not valid for its column's type (HTTP 400, 22P02)."),
-        (406, "PGRST116", "The server refused the request: exactly one row was expected, but the result has zero or several (HTTP 406, PGRST116)."),
-        (400, "PGRST204", "The server refused the write: a column in the request does not exist in the table (HTTP 400, PGRST204)."),
-        (404, "PGRST205", "The server refused the request: the table does not exist or is not exposed to the API (HTTP 404, PGRST205)."),
-        (503, "PGRST002", "The server is starting up or reloading its schema; try again shortly (HTTP 503, PGRST002)."),
-    ])
+    @Test(
+        "common codes read in plain words",
+        arguments: [
+            (
+                401, "PGRST303",
+                "The server refused the request: "
+                    + "the sign-in has expired or is not valid (HTTP 401, PGRST303)."
+            ),
+            (
+                403, "42501",
+                "The server refused the request: "
+                    + "row-level security or the table's permissions do not allow it (HTTP 403, 42501)."
+            ),
+            (
+                409, "23503",
+                "The server refused the write: "
+                    + "it refers to a row that does not exist, or a row still refers to it (HTTP 409, 23503)."
+            ),
+            (400, "23502", "The server refused the write: a required column has no value (HTTP 400, 23502)."),
+            (
+                400, "22P02",
+                "The server refused the request: "
+                    + "a value is not valid for its column's type (HTTP 400, 22P02)."
+            ),
+            (
+                406, "PGRST116",
+                "The server refused the request: "
+                    + "exactly one row was expected, but the result has zero or several (HTTP 406, PGRST116)."
+            ),
+            (
+                400, "PGRST204",
+                "The server refused the write: "
+                    + "a column in the request does not exist in the table (HTTP 400, PGRST204)."
+            ),
+            (
+                404, "PGRST205",
+                "The server refused the request: "
+                    + "the table does not exist or is not exposed to the API (HTTP 404, PGRST205)."
+            ),
+            (
+                503, "PGRST002",
+                "The server is starting up or reloading its schema; try again shortly (HTTP 503, PGRST002)."
+            ),
+        ])
     func wording(status: Int, code: String, expected: String) throws {
         let body = #"{"code":"\#(code)","message":"\#(secret)","details":null,"hint":null}"#
         let error = try #require(ResponseDecoding.failure(for: json(status, body)) as? PostgrestError)
@@ -75,13 +111,15 @@ struct ErrorTests {
 
     @Test("retryable and authentication helpers follow the status and code")
     func classification() throws {
-        let expired = ResponseDecoding.failure(for: json(401, #"{"code":"PGRST303","message":"JWT expired"}"#))
+        let expired = ResponseDecoding.failure(
+            for: json(401, #"{"code":"PGRST303","message":"JWT expired"}"#))
         #expect(ResponseDecoding.isAuthenticationFailure(expired) && !ResponseDecoding.isRetryable(expired))
         let rls = ResponseDecoding.failure(for: json(403, #"{"code":"42501","message":"rls"}"#))
         #expect(!ResponseDecoding.isAuthenticationFailure(rls) && !ResponseDecoding.isRetryable(rls))
         var headers: HTTPHeaders = ["Content-Type": "application/json"]
         headers["retry-after"] = "5"
-        let busy = ResponseDecoding.failure(for: json(503, #"{"code":"PGRST002","message":"m"}"#, headers: headers))
+        let busy = ResponseDecoding.failure(
+            for: json(503, #"{"code":"PGRST002","message":"m"}"#, headers: headers))
         #expect(ResponseDecoding.isRetryable(busy) && ResponseDecoding.retryAfter(busy) == .seconds(5))
         for status in [408, 429, 500, 504] {
             #expect(ResponseDecoding.isRetryable(ResponseDecoding.failure(for: json(status, "{}"))))
@@ -97,7 +135,9 @@ struct ErrorTests {
             body: Data("<html><title>\(secret)</title></html>".utf8))
         let error = try #require(ResponseDecoding.failure(for: response) as? UnexpectedResponseError)
         #expect(error.reason == .notJSON && error.contentType == "text/html" && error.isRetryable)
-        #expect(error.description == "The server failed and answered with an HTML page instead of data (HTTP 520).")
+        #expect(
+            error.description
+                == "The server failed and answered with an HTML page instead of data (HTTP 520).")
         #expect(throws: UnexpectedResponseError.self) { try ResponseDecoding.rows(from: response) }
         expectPrivate(error)
     }
@@ -128,12 +168,15 @@ struct ErrorTests {
         expectPrivate(error)
     }
 
-    @Test("a table name PostgREST rejects is an input error", arguments: [
-        "", "a/b", "a?b", "a#b", "a%b", "a b", "tab\t", "line\n", "nul\u{0}", ".", "..", "\(secret)/x",
-    ])
+    @Test(
+        "a table name PostgREST rejects is an input error",
+        arguments: [
+            "", "a/b", "a?b", "a#b", "a%b", "a b", "tab\t", "line\n", "nul\u{0}", ".", "..", "\(secret)/x",
+        ])
     func badTableName(table: String) {
         #expect {
-            try RequestBuilder.request(for: TableQuery(table: table).select().query, endpoint: endpoint, accessToken: secret)
+            try RequestBuilder.request(
+                for: TableQuery(table: table).select().query, endpoint: endpoint, accessToken: secret)
         } throws: { error in
             expectPrivate(error)
             return (error as? QueryError)?.kind == .invalidTableName
@@ -150,10 +193,22 @@ struct ErrorTests {
             (tasks.select().eq("bad\u{1}col", value: secret), .invalidColumnName),
             (tasks.select().eq("order", value: secret), .reservedColumnName),
             (tasks.select().limit(-1), .invalidRange),
-            (ReadQuery(QueryDescription(table: "tasks", filters: [.or([], negated: false)])), .unencodableFilter),
             (
-                ReadQuery(QueryDescription(table: "tasks", filters: [.or([.condition(FilterCondition(
-                    column: "d", op: .is, operand: .value("\(secret),x")))], negated: false)])),
+                ReadQuery(QueryDescription(table: "tasks", filters: [.or([], negated: false)])),
+                .unencodableFilter
+            ),
+            (
+                ReadQuery(
+                    QueryDescription(
+                        table: "tasks",
+                        filters: [
+                            .or(
+                                [
+                                    .condition(
+                                        FilterCondition(
+                                            column: "d", op: .is, operand: .value("\(secret),x")))
+                                ], negated: false)
+                        ])),
                 .unencodableFilter
             ),
         ]

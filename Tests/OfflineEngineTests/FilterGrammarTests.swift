@@ -43,14 +43,17 @@ struct FilterGrammarTests {
                     [
                         condition("a", .eq, .value("1")),
                         condition("b", .in, .list(["x", "y,z"])),
-                        .and([condition("c", .is, .value("null")), condition("d", .neq, .value("2"))], negated: true),
+                        .and(
+                            [condition("c", .is, .value("null")), condition("d", .neq, .value("2"))],
+                            negated: true),
                     ], negated: false)
             ])
     }
 
     @Test("logic-tree values: quoted with escapes, array literals, raw up to , or )")
     func logicValues() {
-        let parts = FilterGrammar.logicParts(#"(n.eq."a\"b\\c",tags.cs.{a,b},x.eq."q"r,f.fts(english).cat,s.like(any).{A*,B*})"#)
+        let parts = FilterGrammar.logicParts(
+            #"(n.eq."a\"b\\c",tags.cs.{a,b},x.eq."q"r,f.fts(english).cat,s.like(any).{A*,B*})"#)
         #expect(
             parts == [
                 condition("n", .eq, .value(#"a"b\c"#)),
@@ -64,7 +67,8 @@ struct FilterGrammarTests {
     @Test("in-lists: quoted elements, raw elements, spaces after ( skipped, empty lists")
     func inLists() {
         #expect(FilterGrammar.list(#"(1,"a,b")"#) == ["1", "a,b"])
-        #expect(FilterGrammar.list(#"("Quote:\"","Backslash:\\","\a")"#) == [#"Quote:""#, #"Backslash:\"#, "a"])
+        #expect(
+            FilterGrammar.list(#"("Quote:\"","Backslash:\\","\a")"#) == [#"Quote:""#, #"Backslash:\"#, "a"])
         #expect(FilterGrammar.list("(  1, 2 )") == ["1", " 2 "])
         #expect(FilterGrammar.list("( ,3)") == ["", "3"])
         #expect(FilterGrammar.list("()") == [])
@@ -89,9 +93,12 @@ struct FilterGrammarTests {
             ])
     }
 
-    @Test("text the engine cannot read is kept verbatim as unparsed", arguments: [
-        ("or", "a.bogus.1"), ("or", "a.eq.1,(b.eq.2"), ("or", ""), ("or", "a.is.maybe"), ("or", "a.eq.1,"),
-    ])
+    @Test(
+        "text the engine cannot read is kept verbatim as unparsed",
+        arguments: [
+            ("or", "a.bogus.1"), ("or", "a.eq.1,(b.eq.2"), ("or", ""), ("or", "a.is.maybe"),
+            ("or", "a.eq.1,"),
+        ])
     func unparsedOr(key: String, text: String) {
         let filters = TableQuery(table: "t").select().or(text).query.filters
         #expect(filters == [.unparsed(key: key, value: "(" + text + ")")])
@@ -101,7 +108,10 @@ struct FilterGrammarTests {
     func unparsedFilter() throws {
         let query = TableQuery(table: "t").select().filter("id", operator: "in", value: "1,2")
             .filter("n", operator: "weird", value: "x")
-        #expect(query.query.filters == [.unparsed(key: "id", value: "in.1,2"), .unparsed(key: "n", value: "weird.x")])
+        #expect(
+            query.query.filters == [
+                .unparsed(key: "id", value: "in.1,2"), .unparsed(key: "n", value: "weird.x"),
+            ])
         let parameters = try RequestBuilder.queryParameters(for: query.query)
         #expect(parameters.dropFirst().map(\.value) == ["in.1,2", "weird.x"])
     }
@@ -109,7 +119,10 @@ struct FilterGrammarTests {
     @Test("the in builder keeps values as they are; top-level values are verbatim")
     func builderValues() {
         let query = TableQuery(table: "t").select().in("id", values: ["(1,2)", "\"q\""]).eq("s", value: "a,b")
-        #expect(query.query.filters == [condition("id", .in, .list(["(1,2)", "\"q\""])), condition("s", .eq, .value("a,b"))])
+        #expect(
+            query.query.filters == [
+                condition("id", .in, .list(["(1,2)", "\"q\""])), condition("s", .eq, .value("a,b")),
+            ])
     }
 
     @Test("a dotted column goes to the embed parameters, a quoted one stays a filter")
@@ -126,7 +139,8 @@ struct FilterGrammarTests {
     func listRoundTrip() {
         var generator = SeededGenerator(state: 42)
         for _ in 0..<2_000 {
-            let elements = (0..<Int.random(in: 0...4, using: &generator)).map { _ in randomString(&generator) }
+            let elements = (0..<Int.random(in: 0...4, using: &generator)).map { _ in randomString(&generator)
+            }
             let text = FilterRendering.list(elements)
             #expect(FilterGrammar.list(text) == elements, "\(text)")
         }
@@ -139,7 +153,9 @@ struct FilterGrammarTests {
         for _ in 0..<1_000 {
             func leaf() -> Filter {
                 if Bool.random(using: &generator) {
-                    let list = (0..<Int.random(in: 0...3, using: &generator)).map { _ in randomString(&generator) }
+                    let list = (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+                        randomString(&generator)
+                    }
                     return condition("c", .in, .list(list), negated: Bool.random(using: &generator))
                 }
                 return condition(

@@ -117,7 +117,9 @@ struct TransportRetryTests {
     func retryAfter() async throws {
         let (result, clock, _) = await run(
             request(.get),
-            script: [status(503, headers: ["Retry-After": "3"]), status(503, headers: ["retry-after": "600"])],
+            script: [
+                status(503, headers: ["Retry-After": "3"]), status(503, headers: ["retry-after": "600"]),
+            ],
             retries: 2)
         #expect(try result.get().status == 200)
         #expect(clock.recordedSleeps == [.seconds(3), .seconds(30)])

@@ -96,7 +96,7 @@ enum FilterRendering {
         let prefix = (condition.negated ? "not." : "") + op + "."
         switch condition.operand {
         case .list(let elements):
-            try elements.forEach(validate(text:))
+            for element in elements { try validate(text: element) }
             return prefix + list(elements)
         case .value(let value):
             try validate(text: value)

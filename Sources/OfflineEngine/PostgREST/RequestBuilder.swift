@@ -102,7 +102,8 @@ enum RequestBuilder {
     static func preferHeader(for mutation: Mutation) -> String {
         var parts: [String] = []
         if mutation.operation == .upsert {
-            parts.append(mutation.ignoreDuplicates ? "resolution=ignore-duplicates" : "resolution=merge-duplicates")
+            parts.append(
+                mutation.ignoreDuplicates ? "resolution=ignore-duplicates" : "resolution=merge-duplicates")
         }
         parts.append(mutation.returning == nil ? "return=minimal" : "return=representation")
         if mutation.useDefaultForMissing && (mutation.operation == .insert || mutation.operation == .upsert) {
@@ -133,7 +134,8 @@ enum RequestBuilder {
             method = .delete
         }
         if body != nil { headers["Content-Type"] = "application/json" }
-        return HTTPRequest(method: method, url: url, headers: headers, body: body, retriesTransportFailures: false)
+        return HTTPRequest(
+            method: method, url: url, headers: headers, body: body, retriesTransportFailures: false)
     }
 
     // MARK: Shared

@@ -26,8 +26,10 @@ struct RetryingTransport: HTTPTransport {
             let failure: any Error
             do {
                 let response = try await base.send(attempt)
-                guard let delay = policy.delay(beforeRetryOf: request, after: .response(response),
-                                               retriesSoFar: retries)
+                guard
+                    let delay = policy.delay(
+                        beforeRetryOf: request, after: .response(response),
+                        retriesSoFar: retries)
                 else { return response }
                 try await clock.sleep(for: delay)
                 retries += 1

@@ -66,6 +66,7 @@ public struct URLSessionTransport: HTTPTransport {
             kind = .other
         }
         return TransportError(
-            kind: kind, underlyingCode: error.code.rawValue, underlyingDescription: error.localizedDescription)
+            kind: kind, underlyingCode: error.code.rawValue, underlyingDescription: error.localizedDescription
+        )
     }
 }

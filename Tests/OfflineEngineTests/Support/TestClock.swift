@@ -52,8 +52,12 @@ final class TestClock: Clock, Sendable {
             return state.nextID
         }
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                enum Action { case resume, cancel, wait([CheckedContinuation<Void, Never>]) }
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<Void, any Error>) in
+                enum Action {
+                    case resume, cancel
+                    case wait([CheckedContinuation<Void, Never>])
+                }
                 let action = state.withLock { state -> Action in
                     state.recordedSleeps.append(state.now.duration(to: deadline))
                     if Task.isCancelled { return .cancel }
@@ -64,7 +68,8 @@ final class TestClock: Clock, Sendable {
                 switch action {
                 case .resume: continuation.resume()
                 case .cancel: continuation.resume(throwing: CancellationError())
-                case .wait(let ready): ready.forEach { $0.resume() }
+                case .wait(let ready):
+                    for waiter in ready { waiter.resume() }
                 }
             }
         } onCancel: {
@@ -97,6 +102,6 @@ final class TestClock: Clock, Sendable {
             state.sleepers.removeAll { $0.deadline <= now }
             return due
         }
-        due.forEach { $0.resume() }
+        for sleeper in due { sleeper.resume() }
     }
 }
