@@ -1,0 +1,2 @@
+/// Placeholder so the query builders compile; the facade replaces this file.
+public actor OfflineClient {}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// A read being built: `client.from("tasks").select().eq("done", value: false).order("id")`.
+///
+/// A value type: each call returns a new query, so a query can be kept and extended freely.
+public struct ReadQuery: FilterBuilding {
+    /// Everything that defines the read; equal descriptions share one cached list.
+    public var query: QueryDescription
+    /// The client that runs the read, if it came from one.
+    let client: OfflineClient?
+
+    /// A read of `query` not tied to a client (for building and inspecting requests).
+    public init(_ query: QueryDescription) {
+        self.init(client: nil, query: query)
+    }
+
+    init(client: OfflineClient?, query: QueryDescription) {
+        self.client = client
+        self.query = query
+    }
+
+    public func addingFilter(_ filter: Filter) -> ReadQuery {
+        var copy = self
+        copy.query.filters.append(filter)
+        return copy
+    }
+
+    public func addingEmbedParameter(_ parameter: QueryParameter) -> ReadQuery {
+        var copy = self
+        copy.query.embedParameters.append(parameter)
+        return copy
+    }
+
+    /// Sorts by `column`; like supabase-swift it always says where NULLs go (`nullslast` unless
+    /// `nullsFirst`). With `referencedTable`, sorts that embedded table's rows instead.
+    public func order(
+        _ column: String, ascending: Bool = true, nullsFirst: Bool = false, referencedTable: String? = nil
+    ) -> ReadQuery {
+        let term = OrderTerm(column: column, ascending: ascending, nullsFirst: nullsFirst)
+        guard let referencedTable else {
+            var copy = self
+            copy.query.order.append(term)
+            return copy
+        }
+        let name = referencedTable + ".order"
+        let text = RequestBuilder.orderText([term])
+        var copy = self
+        if let index = copy.query.embedParameters.firstIndex(where: { $0.name == name }) {
+            copy.query.embedParameters[index].value += "," + text
+        } else {
+            copy.query.embedParameters.append(QueryParameter(name: name, value: text))
+        }
+        return copy
+    }
+
+    /// At most `count` rows (of `referencedTable`'s rows, when given).
+    public func limit(_ count: Int, referencedTable: String? = nil) -> ReadQuery {
+        guard let referencedTable else {
+            var copy = self
+            copy.query.limit = count
+            return copy
+        }
+        return settingEmbedParameter(referencedTable + ".limit", String(count))
+    }
+
+    /// Rows `from` through `to`, both counted from 0 and included; sent as `offset` and `limit`
+    /// as supabase-swift does.
+    public func range(from: Int, to: Int, referencedTable: String? = nil) -> ReadQuery {
+        let count = to - from + 1
+        guard let referencedTable else {
+            var copy = self
+            copy.query.offset = from
+            copy.query.limit = count
+            return copy
+        }
+        return settingEmbedParameter(referencedTable + ".offset", String(from))
+            .settingEmbedParameter(referencedTable + ".limit", String(count))
+    }
+
+    private func settingEmbedParameter(_ name: String, _ value: String) -> ReadQuery {
+        var copy = self
+        if let index = copy.query.embedParameters.firstIndex(where: { $0.name == name }) {
+            copy.query.embedParameters[index].value = value
+        } else {
+            copy.query.embedParameters.append(QueryParameter(name: name, value: value))
+        }
+        return copy
+    }
+}

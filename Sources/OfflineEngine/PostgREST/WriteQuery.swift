@@ -1,0 +1,48 @@
+import Foundation
+
+/// A write being built: an insert, upsert, update or delete, with its filters and options.
+///
+/// Filters on an embedded table's column (`actors.first_name`) mean nothing to a write's target
+/// rows; they are kept as raw ``Filter/unparsed(key:value:)`` parameters, sent as written and
+/// never evaluated locally.
+public struct WriteQuery: FilterBuilding {
+    /// The write as the engine keeps and sends it.
+    public var mutation: Mutation
+    /// The client that runs the write, if it came from one.
+    let client: OfflineClient?
+
+    /// A write of `mutation` not tied to a client (for building and inspecting requests).
+    public init(_ mutation: Mutation) {
+        self.init(client: nil, mutation: mutation)
+    }
+
+    init(client: OfflineClient?, mutation: Mutation) {
+        self.client = client
+        self.mutation = mutation
+    }
+
+    public func addingFilter(_ filter: Filter) -> WriteQuery {
+        var copy = self
+        copy.mutation.filters.append(filter)
+        return copy
+    }
+
+    public func addingEmbedParameter(_ parameter: QueryParameter) -> WriteQuery {
+        addingFilter(.unparsed(key: parameter.name, value: parameter.value))
+    }
+
+    /// Asks for the written rows back (`Prefer: return=representation`) with these columns.
+    public func select(_ columns: String = "*") -> WriteQuery {
+        var copy = self
+        copy.mutation.returning = QueryDescription.normalizedSelect(columns)
+        return copy
+    }
+
+    /// Lets columns a row leaves out take their database default instead of NULL
+    /// (`Prefer: missing=default`), for bulk inserts and upserts whose rows carry different keys.
+    public func useDefaultsForMissingColumns(_ enabled: Bool = true) -> WriteQuery {
+        var copy = self
+        copy.mutation.useDefaultForMissing = enabled
+        return copy
+    }
+}
