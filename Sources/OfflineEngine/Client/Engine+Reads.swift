@@ -1,0 +1,223 @@
+import Foundation
+import Streams
+
+extension Engine {
+    // MARK: Live reads
+
+    /// Joins the live read of `query`, starting it (and its refresh) for the first reader.
+    func attach(_ query: QueryDescription) async throws -> StateBroadcast<QuerySnapshot, Never> {
+        try await underway {
+            let key = query.canonicalKey
+            if live[key] == nil {
+                try await loadLists(of: TableID(query))
+                let refresher = makeRefresher(for: key)
+                let initial = QuerySnapshot(
+                    result: nil, isFromCache: true, fetchedAt: nil, hasPendingMutations: false,
+                    refresh: .refreshing)
+                live[key] = LiveRead(
+                    key: key, query: query, snapshots: StateBroadcast(initial), refresher: refresher,
+                    task: nil, readers: 0, refresh: .refreshing, answered: false)
+                publish(key)
+                live[key]?.task = Task { [weak self] in
+                    await Self.runRefresh(refresher, key: key, engine: self)
+                }
+            }
+            live[key]?.readers += 1
+            guard let read = live[key] else { throw ClientError.closed }
+            return read.snapshots
+        }
+    }
+
+    /// Leaves the live read; the last reader to leave stops its refresh.
+    func detach(_ key: String) {
+        guard var read = live[key] else { return }
+        read.readers -= 1
+        if read.readers > 0 {
+            live[key] = read
+            return
+        }
+        read.task?.cancel()
+        live[key] = nil
+    }
+
+    private func makeRefresher(for key: String) -> Refresher {
+        let environment = RefreshEnvironment(
+            clock: configuration.clock, connectivity: connectivity,
+            sessionRestoring: { [session] in session.value == .restoring },
+            sessionSettled: { [sessionSettled] in sessionSettled.stream() },
+            summarize: { error in ErrorWording.summary(of: error) })
+        return Refresher(
+            environment: environment,
+            fetch: { [weak self] in
+                guard let self else { throw CancellationError() }
+                return try await self.refreshFetch(key)
+            },
+            onStateChange: { [weak self] state in
+                guard let self else { return }
+                Task { await self.setRefresh(state, for: key) }
+            })
+    }
+
+    private static func runRefresh(_ refresher: Refresher, key: String, engine: Engine?) async {
+        await refresher.run()
+    }
+
+    /// Records a refresh state and publishes it; states reach here in order of the refresher's
+    /// reports, compared with the refresher's own latest to drop a late, out-of-order hop.
+    func setRefresh(_ state: RefreshState, for key: String) {
+        guard var read = live[key] else { return }
+        let latest = read.refresher.state
+        read.refresh = latest
+        live[key] = read
+        publish(key)
+        _ = state
+    }
+
+    /// One refresh attempt: fetch, then write what may be written.
+    func refreshFetch(_ key: String) async throws -> FetchOutcome {
+        guard let read = live[key] else { throw CancellationError() }
+        return try await underway {
+            let (rows, tick) = try await fetchFromServer(read.query)
+            return try await applyAnswer(rows, query: read.query, requestTick: tick)
+        }
+    }
+
+    /// Sends a read with transport retries off (a dead network shows at once), returning the rows
+    /// and the tick read before the request left.
+    func fetchFromServer(_ query: QueryDescription) async throws -> ([Row], Int64) {
+        let tick = try await nextTick()
+        var request = try RequestBuilder.request(for: query, endpoint: endpoint, accessToken: accessToken)
+        request.retriesTransportFailures = false
+        let response = try await transport.send(request)
+        return (try ResponseDecoding.rows(from: response), tick)
+    }
+
+    /// Writes an answer to the cache unless a rule of the refresh lifecycle refuses it.
+    func applyAnswer(_ rows: [Row], query: QueryDescription, requestTick tick: Int64) async throws
+        -> FetchOutcome
+    {
+        let table = TableID(query)
+        if closed || tick < clearedAt { return .refused(askAgain: false) }
+        if tick < ownerChangedAt { return .refused(askAgain: true) }
+        if tick < (try await mark(of: table)) { return .refused(askAgain: true) }
+        if rows.isEmpty, configuration.responseTrust == .authenticatedSessionOnly, currentUser == nil {
+            return .emptyButUntrusted
+        }
+        let key = query.canonicalKey
+        let entry = ListEntry(
+            list: CachedList(query: query, rows: rows, fetchTick: Int(tick)), fetchedAt: Date(), isStale: false)
+        try await store.saveList(
+            StoredList(
+                key: key, schema: query.schema, table: query.table, rows: rows,
+                fetchedAt: entry.fetchedAt ?? Date(), mark: tick, isStale: false))
+        // The store's await let other calls run: a clear or a new owner since then wins.
+        if tick < clearedAt {
+            return .refused(askAgain: false)
+        }
+        if tick < ownerChangedAt || tick < (marks[table] ?? 0) {
+            return .refused(askAgain: true)
+        }
+        lists[key] = entry
+        live[key]?.answered = true
+        try await retireReplayed(of: table)
+        publish(table)
+        return .applied
+    }
+
+    // MARK: One-shot reads
+
+    /// Fetches once and returns the rows with the overlay; offline or failing, returns what the
+    /// cache holds, and throws only when it holds nothing.
+    func fetchOnce(_ query: QueryDescription) async throws -> QueryResult {
+        try await underway {
+            try await loadLists(of: TableID(query))
+            do {
+                if connectivity.current != .offline {
+                    let (rows, tick) = try await fetchFromServer(query)
+                    _ = try await applyAnswer(rows, query: query, requestTick: tick)
+                }
+            } catch {
+                if lists[query.canonicalKey] == nil { throw error }
+            }
+            return QueryResult(rows: composeRows(query).rows)
+        }
+    }
+
+    // MARK: Composing snapshots
+
+    /// The rows of `query`: its cached rows with the writes that apply laid over them.
+    func composeRows(_ query: QueryDescription) -> OverlayResult {
+        let key = query.canonicalKey
+        let table = TableID(query)
+        let list = lists[key]?.list ?? CachedList(query: query, rows: [], fetchTick: 0)
+        let others = lists.values.compactMap { entry -> CachedList? in
+            guard TableID(entry.list.query) == table, entry.list.query.canonicalKey != key else { return nil }
+            return entry.list
+        }
+        return overlay.read(
+            list, otherLists: others, queue: queue.map(\.mutation), replayLog: replayLog[table] ?? [],
+            ownerID: currentUser)
+    }
+
+    /// Recomputes and publishes the snapshot of one live read (equal snapshots are not sent).
+    func publish(_ key: String) {
+        guard let read = live[key] else { return }
+        let entry = lists[key]
+        let composed = composeRows(read.query)
+        let hasRows = entry != nil || !composed.rows.isEmpty
+        let snapshot = QuerySnapshot(
+            result: hasRows ? QueryResult(rows: composed.rows) : nil,
+            isFromCache: !read.answered || entry == nil,
+            fetchedAt: entry?.fetchedAt,
+            hasPendingMutations: composed.hasPendingMutations,
+            refresh: read.refresh)
+        if read.snapshots.value != snapshot {
+            read.snapshots.send(snapshot)
+        }
+    }
+
+    /// Republishes every live read of a table, and the table's pending writes.
+    func publish(_ table: TableID) {
+        for (key, read) in live where TableID(read.query) == table {
+            publish(key)
+        }
+        publishPending(table)
+    }
+
+    /// Republishes everything (after a change of user or a clear).
+    func publishAll() {
+        for key in live.keys { publish(key) }
+        for table in pendingByTable.keys { publishPending(table) }
+    }
+
+    // MARK: Loading lists
+
+    /// Loads every cached list of a table from the store once, so writes can patch them all.
+    func loadLists(of table: TableID) async throws {
+        guard !loadedTables.contains(table) else { return }
+        let stored = try await store.lists(table: table.table, schema: table.schema)
+        if replayLog[table] == nil {
+            replayLog[table] = try await store.replayLog(table: table.table, schema: table.schema)
+                .map { ReplayEntry(mutation: $0.mutation, tick: Int($0.tick)) }
+        }
+        guard !loadedTables.contains(table) else { return }
+        loadedTables.insert(table)
+        for list in stored where lists[list.key] == nil {
+            guard let query = QueryDescription(canonicalKey: list.key) else { continue }
+            lists[list.key] = ListEntry(
+                list: CachedList(query: query, rows: list.rows, fetchTick: Int(list.mark)),
+                fetchedAt: list.fetchedAt, isStale: list.isStale)
+        }
+    }
+
+    /// Drops replayed writes that every cached list of their table has been fetched after.
+    func retireReplayed(of table: TableID) async throws {
+        guard let entries = replayLog[table], !entries.isEmpty else { return }
+        let ticks = lists.values.filter { TableID($0.list.query) == table }.map(\.list.fetchTick)
+        guard let oldest = ticks.min() else { return }
+        let kept = entries.filter { $0.tick > oldest }
+        guard kept.count != entries.count else { return }
+        replayLog[table] = kept
+        try await store.retireReplayed(table: table.table, schema: table.schema, through: Int64(oldest))
+    }
+}

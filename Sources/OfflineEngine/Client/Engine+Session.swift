@@ -1,0 +1,75 @@
+import Foundation
+
+extension Engine {
+    /// The access token requests carry now, or `nil` to send the API key.
+    var accessToken: String? { session.value.authSession?.accessToken }
+
+    /// The user whose writes are laid over lists and replayed now.
+    var currentUser: String? { session.value.userID }
+
+    /// Takes a session from the app. A different user than the cache's owner takes the cache
+    /// over: every list is marked stale and fetched again with the new token, and answers to
+    /// requests that left before are not written. Owner-less queued writes become this user's.
+    func signIn(_ newSession: AuthSession) async throws {
+        try await underway {
+            try await store.setSession(newSession)
+            if cacheOwner != newSession.userID {
+                try await passCache(to: newSession.userID)
+            }
+            if try await store.claimUnownedWrites(for: newSession.userID) > 0 {
+                for index in queue.indices where queue[index].mutation.ownerID == nil {
+                    queue[index].mutation.ownerID = newSession.userID
+                }
+            }
+            session.send(.signedIn(newSession))
+            publishAll()
+            sessionSettled.fire()
+            wakeReplay(urgent: true)
+        }
+    }
+
+    /// Forgets the session. The cache keeps its owner; the next user to sign in takes it over.
+    func signOut() async throws {
+        try await underway {
+            try await store.setSession(nil)
+            session.send(.signedOut)
+            publishAll()
+            wakeReplay(urgent: true)
+        }
+    }
+
+    /// Passes the cache to a new owner: answers already under way are not written, and every
+    /// cached list is marked stale so its live readers fetch again.
+    private func passCache(to owner: String?) async throws {
+        ownerChangedAt = try await nextTick()
+        _ = try await store.markAllStale()
+        try await store.setOwner(owner)
+        cacheOwner = owner
+        for key in lists.keys { lists[key]?.isStale = true }
+        for read in live.values { read.refresher.markStale(.newOwner) }
+    }
+
+    /// Wipes cached lists, the queue, the replay log, rejected writes and the stored session,
+    /// and refuses every answer whose request left before now.
+    func clearLocalData() async throws {
+        try await underway {
+            clearedAt = try await nextTick()
+            try await store.clearAll()
+            queue = []
+            replayLog = [:]
+            rejected = []
+            lists = [:]
+            loadedTables = []
+            marks = [:]
+            cacheOwner = nil
+            session.send(.signedOut)
+            rejectedWrites.send([])
+            publishQueueCount()
+            for read in live.values {
+                live[read.key]?.answered = false
+                read.refresher.markStale(.clear)
+            }
+            publishAll()
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import Streams
+
+/// One live query shared by all its readers: its latest snapshot, its refresh, and how many
+/// readers hold it. The refresh runs while at least one reader does.
+struct LiveRead: Sendable {
+    /// The query's canonical key.
+    let key: String
+    /// The query.
+    let query: QueryDescription
+    /// The latest snapshot, replayed to each new reader.
+    let snapshots: StateBroadcast<QuerySnapshot, Never>
+    /// The refresh loop behind this read.
+    let refresher: Refresher
+    /// The task running the refresher; cancelled when the last reader leaves.
+    var task: Task<Void, Never>?
+    /// How many readers hold this read.
+    var readers: Int
+    /// How the refresh stands.
+    var refresh: RefreshState
+    /// Whether the server has answered since the read started (so the rows are not only the
+    /// device's).
+    var answered: Bool
+}
