@@ -64,7 +64,7 @@ struct ConnectivityMonitorTests {
         let states = monitor.states()
         for available in [true, false, true, false] { monitor.setAppAvailability(available) }
         monitor.close()
-        let seen = try await withTimeout { await Array(states) }
+        let seen = try await withTimeout { await collected(states) }
         #expect(seen == [.offline])
     }
 
@@ -94,7 +94,7 @@ struct ConnectivityMonitorTests {
         monitor.setAppAvailability(nil)  // offline -> unknown: came back
         monitor.enableNetwork()  // called while not offline: came back
         monitor.close()
-        let seen: [Void] = try await withTimeout { await Array(events) }
+        let seen: [Void] = try await withTimeout { await collected(events) }
         #expect(seen.count == 3)
     }
 
@@ -118,16 +118,14 @@ struct ConnectivityMonitorTests {
         reader.cancel()
         await reader.value
         monitor.close()
-        #expect(try await withTimeout { await Array(monitor.states()) }.isEmpty)
-        #expect(try await withTimeout { await Array(monitor.networkCameBack()) }.isEmpty)
+        #expect(try await withTimeout { await collected(monitor.states()) }.isEmpty)
+        #expect(try await withTimeout { await collected(monitor.networkCameBack()) }.isEmpty)
     }
 }
 
-extension Array {
-    /// Collects a finite sequence.
-    init<S: AsyncSequence>(_ sequence: S) async where S.Element == Element, S.Failure == Never {
-        var values: [Element] = []
-        for await value in sequence { values.append(value) }
-        self = values
-    }
+/// Collects a finite stream.
+private func collected<Element>(_ stream: AsyncStream<Element>) async -> [Element] {
+    var values: [Element] = []
+    for await value in stream { values.append(value) }
+    return values
 }

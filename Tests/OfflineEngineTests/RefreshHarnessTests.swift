@@ -197,9 +197,11 @@ final class RefreshHarness: Sendable {
         self.states = states
         self.session = session
         self.fetch = fetch
-        refresher = Refresher(environment: environment, fetch: { try await fetch() }) { state in
-            states.append(state)
-        }
+        refresher = Refresher(
+            environment: environment,
+            fetch: { try await fetch() },
+            onStateChange: { state in states.append(state) }
+        )
     }
 
     func start() {

@@ -69,7 +69,9 @@ struct RefreshRetryScheduleTests {
         try await harness.asleep()
         #expect(harness.states.values == [.refreshing])
         #expect(
-            harness.clock.sleepLog == [.milliseconds(300), .milliseconds(900), .milliseconds(300), .milliseconds(900)])
+            harness.clock.sleepLog == [
+                .milliseconds(300), .milliseconds(900), .milliseconds(300), .milliseconds(900),
+            ])
         await harness.stop()
     }
 

@@ -106,10 +106,12 @@ struct RefreshStateMachineTests {
         }
         #expect(steps.map(\.publish) == [nil, nil, nil, .stalled(failures[3]), nil])
         #expect(machine.state == .stalled(failures[3]))
-        #expect(steps.map(\.next) == [
-            .wait(.milliseconds(300)), .wait(.milliseconds(900)), .wait(.milliseconds(2400)), .wait(.seconds(5)),
-            .wait(.seconds(15)),
-        ])
+        #expect(
+            steps.map(\.next) == [
+                .wait(.milliseconds(300)), .wait(.milliseconds(900)), .wait(.milliseconds(2400)),
+                .wait(.seconds(5)),
+                .wait(.seconds(15)),
+            ])
     }
 
     @Test("Paused ignores the session settling and stale marks: only the network ends it")
@@ -140,7 +142,9 @@ struct RefreshStateMachineTests {
     @Test("a stale mark in Idle while the session restores reads Refreshing and waits for the session")
     func staleMarkWhileRestoring() {
         var machine = RefreshStateMachine()
-        #expect(machine.handle(.start(sessionRestoring: true)) == .init(publish: .refreshing, next: .waitForSignal))
+        #expect(
+            machine.handle(.start(sessionRestoring: true))
+                == .init(publish: .refreshing, next: .waitForSignal))
         #expect(machine.handle(.networkCameBack) == .init(next: .carryOn))
         #expect(machine.handle(.sessionSettled) == .init(next: .attempt))
         _ = machine.handle(.answered(.applied))

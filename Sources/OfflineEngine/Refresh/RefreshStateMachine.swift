@@ -196,7 +196,8 @@ struct RefreshStateMachine: Sendable {
         }
     }
 
-    private mutating func failed(_ cause: RefreshFailure, networkKnownDown: Bool, notes: AttemptNotes) -> Step {
+    private mutating func failed(_ cause: RefreshFailure, networkKnownDown: Bool, notes: AttemptNotes) -> Step
+    {
         refusalsInARow = 0
         if networkKnownDown {
             // Waiting for the network reads as waiting, never as a failure: the row ends here.

@@ -133,7 +133,8 @@ final class Refresher: Sendable {
                     if refresher.environment.connectivity() == .offline {
                         // No request goes out while the network is known down (disableNetwork()
                         // included): the attempt fails at once, which pauses the refresh.
-                        let cause = RefreshFailure(NetworkUnavailable(), summary: "The network is unavailable.")
+                        let cause = RefreshFailure(
+                            NetworkUnavailable(), summary: "The network is unavailable.")
                         step = machine.handle(.failed(cause, networkKnownDown: true))
                         continue
                     }
