@@ -39,4 +39,21 @@ struct RefreshFailureTests {
         #expect(RefreshState.stalled(first) != .stalled(second))
         #expect(Set([first, first, second]).count == 2)
     }
+
+    @Test("a stalled refresh's cause is described by the engine's summarizer, never the raw error")
+    func stallCauseUsesSummary() async throws {
+        let harness = RefreshHarness(
+            Array(repeating: .fail(TestFailure(name: "https://abc.supabase.co/rest/v1/tasks")), count: 4),
+            summarize: { _ in "The server did not answer." }
+        )
+        harness.start()
+        for attempt in 1...3 {
+            try await harness.attempts(attempt)
+            try await harness.elapseWait()
+        }
+        let states = try await harness.states(2)
+        #expect(states.last?.cause?.description == "The server did not answer.")
+        #expect(states.last.map { "\($0)" }?.contains("supabase") == false)
+        await harness.stop()
+    }
 }

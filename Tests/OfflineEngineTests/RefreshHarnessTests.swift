@@ -180,7 +180,11 @@ final class RefreshHarness: Sendable {
     let refresher: Refresher
     private let task = Mutex<Task<Void, Never>?>(nil)
 
-    init(_ script: [ScriptedAttempt] = [], restoring: Bool = false) {
+    init(
+        _ script: [ScriptedAttempt] = [],
+        restoring: Bool = false,
+        summarize: @escaping @Sendable (any Error) -> String? = { _ in nil }
+    ) {
         let session = ScriptedSession(restoring: restoring)
         let fetch = ScriptedFetch(script)
         let states = AsyncLog<RefreshState>()
@@ -190,7 +194,8 @@ final class RefreshHarness: Sendable {
             clock: clock,
             connectivity: monitor,
             sessionRestoring: { session.restoring },
-            sessionSettled: { session.settled() }
+            sessionSettled: { session.settled() },
+            summarize: summarize
         )
         self.clock = clock
         self.monitor = monitor

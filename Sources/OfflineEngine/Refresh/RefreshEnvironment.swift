@@ -14,6 +14,9 @@ struct RefreshEnvironment: Sendable {
     var sessionSettled: @Sendable () -> AsyncStream<Void>
     /// The waits after failures.
     var schedule: RetrySchedule
+    /// Safe words for a failed request's error (no URL, filter value, token or row data), or nil
+    /// for the generic phrase; becomes the stall cause's `description`.
+    var summarize: @Sendable (any Error) -> String?
 
     /// An environment from its parts; the schedule defaults to the reference's.
     init(
@@ -22,8 +25,10 @@ struct RefreshEnvironment: Sendable {
         networkCameBack: @escaping @Sendable () -> AsyncStream<Void>,
         sessionRestoring: @escaping @Sendable () -> Bool,
         sessionSettled: @escaping @Sendable () -> AsyncStream<Void>,
-        schedule: RetrySchedule = .standard
+        schedule: RetrySchedule = .standard,
+        summarize: @escaping @Sendable (any Error) -> String? = { _ in nil }
     ) {
+        self.summarize = summarize
         self.clock = clock
         self.connectivity = connectivity
         self.networkCameBack = networkCameBack
@@ -38,7 +43,8 @@ struct RefreshEnvironment: Sendable {
         connectivity monitor: ConnectivityMonitor,
         sessionRestoring: @escaping @Sendable () -> Bool,
         sessionSettled: @escaping @Sendable () -> AsyncStream<Void>,
-        schedule: RetrySchedule = .standard
+        schedule: RetrySchedule = .standard,
+        summarize: @escaping @Sendable (any Error) -> String? = { _ in nil }
     ) {
         self.init(
             clock: clock,
@@ -46,7 +52,8 @@ struct RefreshEnvironment: Sendable {
             networkCameBack: { monitor.networkCameBack() },
             sessionRestoring: sessionRestoring,
             sessionSettled: sessionSettled,
-            schedule: schedule
+            schedule: schedule,
+            summarize: summarize
         )
     }
 }

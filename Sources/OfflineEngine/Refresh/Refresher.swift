@@ -169,6 +169,7 @@ final class Refresher: Sendable {
             let token = token
             let fetch = refresher.fetch
             let connectivity = refresher.environment.connectivity
+            let summarize = refresher.environment.summarize
             let inbox = refresher.inbox
             attempt = Task {
                 let event: RefreshStateMachine.Event
@@ -176,7 +177,8 @@ final class Refresher: Sendable {
                     event = .answered(try await fetch())
                 } catch {
                     if Task.isCancelled { return }
-                    event = .failed(RefreshFailure(error), networkKnownDown: connectivity() == .offline)
+                    let cause = RefreshFailure(error, summary: summarize(error))
+                    event = .failed(cause, networkKnownDown: connectivity() == .offline)
                 }
                 inbox.yield(.attemptEnded(token, event))
             }
