@@ -1,0 +1,197 @@
+import Synchronization
+
+/// Keeps one live read's rows fresh: asks the server until it answers, retries on the schedule,
+/// waits for the network or the session instead of failing, and reports each ``RefreshState``.
+///
+/// Usage: make one per live read, run ``run()`` in a task of the read's pipeline, and cancel that
+/// task to stop it; ``run()`` returns only after its retry wait and its attempt have ended, so no
+/// task or clock sleeper is left behind. ``markStale(_:)`` may be called from anywhere.
+final class Refresher: Sendable {
+    /// One refresh attempt: asks the server, writes what may be written, and says what became of
+    /// the answer; throws when the request failed.
+    typealias Fetch = @Sendable () async throws -> FetchOutcome
+
+    private enum Signal: Sendable {
+        case event(RefreshStateMachine.Event)
+        case waitElapsed(UInt64)
+        case attemptEnded(UInt64, RefreshStateMachine.Event)
+    }
+
+    /// The failure recorded when an attempt is skipped because the network is known down.
+    private struct NetworkUnavailable: Error {}
+
+    private let fetch: Fetch
+    private let environment: RefreshEnvironment
+    private let onStateChange: @Sendable (RefreshState) -> Void
+    private let signals: AsyncStream<Signal>
+    private let inbox: AsyncStream<Signal>.Continuation
+    private let started = Mutex(false)
+    private let latest = Mutex(RefreshState.refreshing)
+
+    /// A refresher that calls `fetch` for each attempt and reports every change of state to
+    /// `onStateChange` (in order, from one task, the first being `.refreshing` when it starts).
+    init(
+        environment: RefreshEnvironment,
+        fetch: @escaping Fetch,
+        onStateChange: @escaping @Sendable (RefreshState) -> Void
+    ) {
+        self.fetch = fetch
+        self.environment = environment
+        self.onStateChange = onStateChange
+        (signals, inbox) = AsyncStream.makeStream(of: Signal.self, bufferingPolicy: .unbounded)
+    }
+
+    /// The state last reported.
+    var state: RefreshState { latest.withLock { $0 } }
+
+    /// Tells the refresh that a clear, a new owner or a write marked its rows stale: an Idle
+    /// refresh starts again; a refresh that is attempting notes it.
+    func markStale(_ reason: RefreshStateMachine.StaleReason) {
+        inbox.yield(.event(.markedStale(reason)))
+    }
+
+    /// Runs the refresh until the calling task is cancelled; runs once per refresher (a second
+    /// call returns at once).
+    func run() async {
+        let first = started.withLock { started in
+            defer { started = true }
+            return !started
+        }
+        guard first else { return }
+        // Subscribe before reading the session's state, so a settling in between is not missed.
+        let networkCameBack = environment.networkCameBack()
+        let sessionSettled = environment.sessionSettled()
+        let restoring = environment.sessionRestoring()
+        let inbox = self.inbox
+        await withDiscardingTaskGroup { group in
+            group.addTask {
+                for await _ in networkCameBack { inbox.yield(.event(.networkCameBack)) }
+            }
+            group.addTask {
+                for await _ in sessionSettled { inbox.yield(.event(.sessionSettled)) }
+            }
+            var loop = Loop(refresher: self)
+            loop.process(.start(sessionRestoring: restoring))
+            for await signal in signals {
+                loop.receive(signal)
+            }
+            // The stream ends when this task is cancelled: stop the watchers, the wait, the attempt.
+            group.cancelAll()
+            await loop.stop()
+        }
+        inbox.finish()
+    }
+
+    /// The loop's own state: the machine, the running wait and attempt, and their tokens.
+    private struct Loop {
+        let refresher: Refresher
+        var machine: RefreshStateMachine
+        var token: UInt64 = 0
+        var wait: Task<Void, Never>?
+        var attempt: Task<Void, Never>?
+
+        init(refresher: Refresher) {
+            self.refresher = refresher
+            self.machine = RefreshStateMachine(schedule: refresher.environment.schedule)
+        }
+
+        mutating func receive(_ signal: Signal) {
+            switch signal {
+            case .event(let event):
+                process(event)
+            case .waitElapsed(let token):
+                // A wait that was cut short may have fired before it was cancelled.
+                guard token == self.token, wait != nil else { return }
+                wait = nil
+                process(.waitElapsed)
+            case .attemptEnded(let token, let event):
+                guard token == self.token, attempt != nil else { return }
+                attempt = nil
+                process(event)
+            }
+        }
+
+        mutating func process(_ event: RefreshStateMachine.Event) {
+            var step = machine.handle(event)
+            while true {
+                if let state = step.publish {
+                    refresher.latest.withLock { $0 = state }
+                    refresher.onStateChange(state)
+                }
+                switch step.next {
+                case .carryOn:
+                    return
+                case .waitForSignal:
+                    endWait()
+                    return
+                case .wait(let delay):
+                    endWait()
+                    startWait(delay)
+                    return
+                case .attempt:
+                    endWait()
+                    if refresher.environment.connectivity() == .offline {
+                        // No request goes out while the network is known down (disableNetwork()
+                        // included): the attempt fails at once, which pauses the refresh.
+                        let cause = RefreshFailure(
+                            NetworkUnavailable(), summary: "The network is unavailable.")
+                        step = machine.handle(.failed(cause, networkKnownDown: true))
+                        continue
+                    }
+                    startAttempt()
+                    return
+                }
+            }
+        }
+
+        private mutating func endWait() {
+            wait?.cancel()
+            wait = nil
+        }
+
+        private mutating func startWait(_ delay: Duration) {
+            token += 1
+            let token = token
+            let clock = refresher.environment.clock
+            let inbox = refresher.inbox
+            wait = Task {
+                do {
+                    try await clock.sleep(for: delay)
+                } catch {
+                    return
+                }
+                inbox.yield(.waitElapsed(token))
+            }
+        }
+
+        private mutating func startAttempt() {
+            token += 1
+            let token = token
+            let fetch = refresher.fetch
+            let connectivity = refresher.environment.connectivity
+            let summarize = refresher.environment.summarize
+            let inbox = refresher.inbox
+            attempt = Task {
+                let event: RefreshStateMachine.Event
+                do {
+                    event = .answered(try await fetch())
+                } catch {
+                    if Task.isCancelled { return }
+                    let cause = RefreshFailure(error, summary: summarize(error))
+                    event = .failed(cause, networkKnownDown: connectivity() == .offline)
+                }
+                inbox.yield(.attemptEnded(token, event))
+            }
+        }
+
+        /// Cancels the wait and the attempt and waits until both have ended.
+        mutating func stop() async {
+            wait?.cancel()
+            attempt?.cancel()
+            await wait?.value
+            await attempt?.value
+            wait = nil
+            attempt = nil
+        }
+    }
+}
