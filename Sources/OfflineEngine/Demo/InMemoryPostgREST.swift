@@ -79,12 +79,10 @@ public actor InMemoryPostgREST: HTTPTransport {
             let table = components.path.components(separatedBy: "/rest/v1/").last?.removingPercentEncoding,
             !table.isEmpty
         else { throw Refusal(status: 404, code: "PGRST125", message: "Invalid path specified in request URL") }
-        let parameters = (components.percentEncodedQueryItems ?? []).map { item in
-            QueryParameter(
-                name: item.name.removingPercentEncoding ?? item.name,
-                value: item.value?.removingPercentEncoding ?? "")
+        let parameters = QueryDescription.parameters(components.percentEncodedQueryItems ?? [])
+        guard let query = try? QueryDescription(schema: nil, table: table, parameters: parameters) else {
+            throw Refusal(status: 400, code: "PGRST100", message: "Failed to parse the query")
         }
-        let query = try Self.readQuery(table: table, parameters: parameters)
         let prefer = request.headers["Prefer"] ?? ""
         let wantsRows = prefer.contains("return=representation")
         switch request.method {
@@ -111,42 +109,6 @@ public actor InMemoryPostgREST: HTTPTransport {
         HTTPResponse(
             status: status, headers: ["Content-Type": "application/json; charset=utf-8"],
             body: JSONText.data(.array(rows)))
-    }
-
-    private static func readQuery(table: String, parameters: [QueryParameter]) throws -> QueryDescription {
-        var query = QueryDescription(table: table)
-        for parameter in parameters {
-            switch parameter.name {
-            case "select": query.select = QueryDescription.normalizedSelect(parameter.value)
-            case "order": query.order = try orderTerms(parameter.value)
-            case "limit": query.limit = Int(parameter.value)
-            case "offset": query.offset = Int(parameter.value)
-            case "columns", "on_conflict": continue
-            case "or", "and", "not.or", "not.and":
-                guard let parts = FilterGrammar.logicParts(parameter.value) else {
-                    throw Refusal(status: 400, code: "PGRST100", message: "Failed to parse logic tree")
-                }
-                let negated = parameter.name.hasPrefix("not.")
-                query.filters.append(
-                    parameter.name.hasSuffix("or") ? .or(parts, negated: negated) : .and(parts, negated: negated))
-            default:
-                query.filters.append(FilterGrammar.condition(column: parameter.name, expression: parameter.value))
-            }
-        }
-        return query
-    }
-
-    private static func orderTerms(_ text: String) throws -> [OrderTerm] {
-        try text.split(separator: ",").map { part in
-            let pieces = part.split(separator: ".").map(String.init)
-            guard let column = pieces.first else {
-                throw Refusal(status: 400, code: "PGRST100", message: "Failed to parse order")
-            }
-            let descending = pieces.contains("desc")
-            let nullsFirst: Bool? =
-                pieces.contains("nullsfirst") ? true : pieces.contains("nullslast") ? false : nil
-            return OrderTerm(column: column, ascending: !descending, nullsFirst: nullsFirst)
-        }
     }
 
     // MARK: Reads
