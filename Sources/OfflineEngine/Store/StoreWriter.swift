@@ -1,0 +1,151 @@
+import CSQLite
+import Dispatch
+import Synchronization
+
+/// One unit of store work. `run` executes on the writer thread inside the batch's transaction and
+/// returns how to finish the caller once the batch has committed (or failed to).
+struct StoreJob: Sendable {
+    /// Whether the work changes the database (a batch of reads only needs no write lock).
+    var writes: Bool
+    /// Executes the work; the returned closure resumes the caller with its result, or with the
+    /// commit's error when the batch could not be committed.
+    var run: @Sendable (SQLiteConnection) -> @Sendable (StoreError?) -> Void
+    /// Resumes the caller with an error when the work could not be run at all.
+    var fail: @Sendable (StoreError) -> Void
+}
+
+/// The store's serial writer: a dedicated dispatch queue (not the Swift cooperative pool) that owns
+/// the one SQLite connection and runs submitted work with group commit.
+///
+/// Work is appended to a pending list under a lock, in call order, and never reordered. When the
+/// writer is idle, the first submission schedules a drain on the queue; the drain takes everything
+/// pending, runs it in one transaction (`BEGIN IMMEDIATE` ... `COMMIT`), then resumes every caller
+/// of that batch. Work submitted while a batch commits forms the next batch. So concurrent writers
+/// share one commit, and a caller is resumed only after its work is durable.
+final class StoreWriter: Sendable {
+    private struct Pending {
+        var jobs: [StoreJob] = []
+        var draining = false
+        var closing = false
+        var closed = false
+        var closeWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let pending = Mutex(Pending())
+    private let connection: Mutex<SQLiteConnection?>
+    private let queue = DispatchQueue(label: "OfflineEngine.Store.writer", qos: .userInitiated)
+
+    /// A writer that owns `connection` from now on.
+    init(connection: sending SQLiteConnection) {
+        self.connection = Mutex(connection)
+    }
+
+    /// Appends work in call order; `false` when the store is closed (the work was not taken).
+    func submit(_ job: StoreJob) -> Bool {
+        let startDrain = pending.withLock { state -> Bool? in
+            guard !state.closing else { return nil }
+            state.jobs.append(job)
+            guard !state.draining else { return false }
+            state.draining = true
+            return true
+        }
+        guard let startDrain else { return false }
+        if startDrain { queue.async { self.drain() } }
+        return true
+    }
+
+    /// Finishes pending work, then closes the connection; later submissions are refused.
+    func close() async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let action = pending.withLock { state -> CloseAction in
+                if state.closed { return .resume }
+                state.closeWaiters.append(waiter)
+                guard !state.closing else { return .wait }
+                state.closing = true
+                guard !state.draining else { return .wait }
+                state.draining = true
+                return .drain
+            }
+            switch action {
+            case .resume: waiter.resume()
+            case .wait: break
+            case .drain: queue.async { self.drain() }
+            }
+        }
+    }
+
+    private enum CloseAction { case resume, wait, drain }
+
+    private func drain() {
+        while true {
+            let next = pending.withLock { state -> (jobs: [StoreJob], close: Bool) in
+                if !state.jobs.isEmpty {
+                    defer { state.jobs = [] }
+                    return (state.jobs, false)
+                }
+                state.draining = false
+                return ([], state.closing && !state.closed)
+            }
+            if next.jobs.isEmpty {
+                if next.close { finishClosing() }
+                return
+            }
+            let finishers = connection.withLock { connection in
+                Self.runBatch(next.jobs, on: connection)
+            }
+            for finish in finishers { finish() }
+        }
+    }
+
+    private func finishClosing() {
+        connection.withLock { $0 = nil }
+        let waiters = pending.withLock { state in
+            state.closed = true
+            defer { state.closeWaiters = [] }
+            return state.closeWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Runs a batch in one transaction and returns the resumptions to make after the lock is left.
+    private static func runBatch(
+        _ jobs: [StoreJob], on connection: SQLiteConnection?
+    ) -> [@Sendable () -> Void] {
+        guard let connection else {
+            return jobs.map { job in { job.fail(.closed) } }
+        }
+        let writes = jobs.contains { $0.writes }
+        do {
+            try connection.run(writes ? "BEGIN IMMEDIATE" : "BEGIN")
+        } catch {
+            return jobs.map { job in { job.fail(error) } }
+        }
+        var finishes: [@Sendable (StoreError?) -> Void] = []
+        finishes.reserveCapacity(jobs.count)
+        for (index, job) in jobs.enumerated() {
+            finishes.append(job.run(connection))
+            if connection.isAutocommit {
+                return rolledBack(jobs, finishes: finishes, failedAt: index)
+            }
+        }
+        do {
+            try connection.run("COMMIT")
+            return finishes.map { finish in { finish(nil) } }
+        } catch {
+            if !connection.isAutocommit { try? connection.execute(script: "ROLLBACK") }
+            return finishes.map { finish in { finish(error) } }
+        }
+    }
+
+    /// A failure (disk full, I/O error) rolled the whole transaction back: the failing job reports
+    /// its own error, the ones before it that nothing was kept, the ones after it were not run.
+    private static func rolledBack(
+        _ jobs: [StoreJob], finishes: [@Sendable (StoreError?) -> Void], failedAt index: Int
+    ) -> [@Sendable () -> Void] {
+        let lost = StoreError.failed(code: SQLITE_ABORT | (2 << 8), detail: "the transaction was rolled back")
+        let earlier: [@Sendable () -> Void] = finishes.dropLast().map { finish in { finish(lost) } }
+        let failing: @Sendable () -> Void = { [finish = finishes[index]] in finish(nil) }
+        let later: [@Sendable () -> Void] = jobs.dropFirst(index + 1).map { job in { job.fail(lost) } }
+        return earlier + [failing] + later
+    }
+}
