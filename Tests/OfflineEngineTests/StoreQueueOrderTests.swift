@@ -94,4 +94,20 @@ struct StoreQueueOrderTests {
         #expect(try await store.queue(owner: "user-2").first?.mutation.ownerID == "user-2")
         await store.close()
     }
+
+    @Test("the same write queued twice is refused, and the queue still finds its writes after")
+    func duplicateRefused() async throws {
+        let store = try Store.open(.inMemory)
+        let write = sampleWrite()
+        let other = sampleWrite()
+        try await store.enqueue(write)
+        await #expect(throws: StoreError.self) { try await store.enqueue(write) }
+        try await store.enqueue(other)
+        #expect(try await store.allQueued().map(\.mutation.id) == [write.id, other.id])
+        #expect(try await store.markInFlight(other.id))
+        #expect(try await store.removeFromQueue(write.id))
+        #expect(try await store.removeFromQueue(write.id) == false)
+        #expect(try await store.allQueued().map(\.isInFlight) == [true])
+        await store.close()
+    }
 }

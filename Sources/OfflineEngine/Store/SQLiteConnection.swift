@@ -58,6 +58,9 @@ final class SQLiteConnection {
         return results
     }
 
+    /// The rowid of the last row inserted.
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
     /// The number of rows the last statement changed.
     var changes: Int { Int(sqlite3_changes(handle)) }
 

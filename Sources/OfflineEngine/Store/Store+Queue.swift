@@ -5,15 +5,20 @@ extension Store {
     /// nothing. Writes keep the order in which `enqueue` was called.
     nonisolated(nonsending) public func enqueue(_ mutation: Mutation) async throws(StoreError) {
         let payload = mutation.persistedData()
-        try await perform(writes: true) { connection throws(StoreError) in
+        let id = Self.idKey(mutation.id)
+        try await perform(writes: true) { [queueIndex] connection throws(StoreError) in
+            guard try queueIndex.sequence(of: id, connection) == nil else {
+                throw .failed(code: 2_067, detail: "a write with this id is already queued")
+            }
             try connection.run(
                 """
                 INSERT INTO queue (id, owner, schema_name, table_name, operation, payload, created_at, attempts)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """,
-                .text(Self.idKey(mutation.id)), .optional(mutation.ownerID), .text(Self.schemaKey(mutation.schema)),
+                .text(id), .optional(mutation.ownerID), .text(Self.schemaKey(mutation.schema)),
                 .text(mutation.table), .text(mutation.operation.rawValue), .blob(payload),
                 .real(mutation.createdAt.timeIntervalSince1970), .integer(Int64(mutation.attempts)))
+            queueIndex.insert(id, sequence: connection.lastInsertRowID)
         }
     }
 
@@ -46,25 +51,31 @@ extension Store {
     /// `interruptedWrites` at the next open. Returns `false` when the write is not queued.
     @discardableResult
     nonisolated(nonsending) public func markInFlight(_ id: UUID) async throws(StoreError) -> Bool {
-        try await update("UPDATE queue SET in_flight = 1 WHERE id = ?", id)
+        try await update("UPDATE queue SET in_flight = 1 WHERE seq = ?", id)
     }
 
     /// Clears the in-flight marker once the server's answer shows the write was not applied.
     @discardableResult
     nonisolated(nonsending) public func clearInFlight(_ id: UUID) async throws(StoreError) -> Bool {
-        try await update("UPDATE queue SET in_flight = 0 WHERE id = ?", id)
+        try await update("UPDATE queue SET in_flight = 0 WHERE seq = ?", id)
     }
 
     /// Counts one more attempt to send a write. Returns `false` when the write is not queued.
     @discardableResult
     nonisolated(nonsending) public func recordAttempt(_ id: UUID) async throws(StoreError) -> Bool {
-        try await update("UPDATE queue SET attempts = attempts + 1 WHERE id = ?", id)
+        try await update("UPDATE queue SET attempts = attempts + 1 WHERE seq = ?", id)
     }
 
     /// Takes a write out of the queue (settled, or given up). Returns `false` when it was not queued.
     @discardableResult
     nonisolated(nonsending) public func removeFromQueue(_ id: UUID) async throws(StoreError) -> Bool {
-        try await update("DELETE FROM queue WHERE id = ?", id)
+        try await perform(writes: true) { [queueIndex] connection throws(StoreError) in
+            let key = Self.idKey(id)
+            guard let sequence = try queueIndex.sequence(of: key, connection) else { return false }
+            try connection.run("DELETE FROM queue WHERE seq = ?", .integer(sequence))
+            queueIndex.remove(key)
+            return true
+        }
     }
 
     /// Gives the writes made while nobody was signed in to `owner`. Returns how many changed hands.
@@ -76,10 +87,11 @@ extension Store {
         }
     }
 
-    /// Runs one statement on a write's row and says whether a row was touched.
+    /// Runs one statement on a queued write's row (bound to its `seq`); `false` when not queued.
     nonisolated(nonsending) private func update(_ sql: String, _ id: UUID) async throws(StoreError) -> Bool {
-        try await perform(writes: true) { connection throws(StoreError) in
-            try connection.run(sql, .text(Self.idKey(id)))
+        try await perform(writes: true) { [queueIndex] connection throws(StoreError) in
+            guard let sequence = try queueIndex.sequence(of: Self.idKey(id), connection) else { return false }
+            try connection.run(sql, .integer(sequence))
             return connection.changes > 0
         }
     }

@@ -7,12 +7,15 @@ extension Store {
     nonisolated(nonsending) public func reject(
         _ id: UUID, details: RejectionDetails, at date: Date = Date()
     ) async throws(StoreError) -> Bool {
-        try await perform(writes: true, atomic: true) { connection throws(StoreError) in
-            let payloads = try connection.query("SELECT payload FROM queue WHERE id = ?", .text(Self.idKey(id))) {
+        try await perform(writes: true, atomic: true) { [queueIndex] connection throws(StoreError) in
+            let key = Self.idKey(id)
+            guard let sequence = try queueIndex.sequence(of: key, connection) else { return false }
+            let payloads = try connection.query("SELECT payload FROM queue WHERE seq = ?", .integer(sequence)) {
                 row in row.blob(0)
             }
             guard let payload = payloads.first else { return false }
-            try connection.run("DELETE FROM queue WHERE id = ?", .text(Self.idKey(id)))
+            try connection.run("DELETE FROM queue WHERE seq = ?", .integer(sequence))
+            queueIndex.remove(key)
             try connection.run(
                 """
                 INSERT OR REPLACE INTO rejected (id, payload, status, code, message, details, hint, rejected_at)

@@ -8,13 +8,16 @@ extension Store {
     /// Returns `false` (and changes nothing) when the write is not queued.
     @discardableResult
     nonisolated(nonsending) public func moveToReplayLog(_ id: UUID, tick: Int64) async throws(StoreError) -> Bool {
-        try await perform(writes: true, atomic: true) { connection throws(StoreError) in
+        try await perform(writes: true, atomic: true) { [queueIndex] connection throws(StoreError) in
+            let key = Self.idKey(id)
+            guard let sequence = try queueIndex.sequence(of: key, connection) else { return false }
             let found = try connection.query(
-                "SELECT schema_name, table_name, payload FROM queue WHERE id = ?", .text(Self.idKey(id))
+                "SELECT schema_name, table_name, payload FROM queue WHERE seq = ?", .integer(sequence)
             ) { row in (row.text(0) ?? "", row.text(1) ?? "", row.blob(2)) }
             guard let (schema, table, payload) = found.first else { return false }
-            try connection.run("DELETE FROM queue WHERE id = ?", .text(Self.idKey(id)))
+            try connection.run("DELETE FROM queue WHERE seq = ?", .integer(sequence))
             try Self.appendReplayed(id: id, schema: schema, table: table, payload: payload, tick: tick, connection)
+            queueIndex.remove(key)
             return true
         }
     }

@@ -42,7 +42,8 @@ extension Store {
     /// Wipes cached lists, queued writes, the replay log, rejected writes, the session and the
     /// owner in one transaction. Change ticks and marks stay, so ticks keep growing.
     nonisolated(nonsending) public func clearAll() async throws(StoreError) {
-        try await perform(writes: true, atomic: true) { connection throws(StoreError) in
+        try await perform(writes: true, atomic: true) { [queueIndex] connection throws(StoreError) in
+            queueIndex.removeAll()
             try connection.execute(
                 script: """
                     DELETE FROM lists; DELETE FROM queue; DELETE FROM replay_log; DELETE FROM rejected;

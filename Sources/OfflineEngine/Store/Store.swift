@@ -15,6 +15,9 @@ import Foundation
 public final class Store: Sendable {
     private let writer: StoreWriter
 
+    /// Finds queued writes by id (see `QueueIndex`).
+    let queueIndex = QueueIndex()
+
     /// Where the store lives.
     public let storage: Storage
 
@@ -80,9 +83,13 @@ public final class Store: Sendable {
         let result = await withCheckedContinuation { (caller: CheckedContinuation<Result<T, StoreError>, Never>) in
             let job = StoreJob(
                 writes: writes,
-                run: { connection in
+                run: { [queueIndex] connection in
                     let outcome = Self.execute(work, atomic: atomic, on: connection)
-                    return { commitError in caller.resume(returning: commitError.map { .failure($0) } ?? outcome) }
+                    if case .failure = outcome { queueIndex.invalidate() }
+                    return { commitError in
+                        if commitError != nil { queueIndex.invalidate() }
+                        caller.resume(returning: commitError.map { .failure($0) } ?? outcome)
+                    }
                 },
                 fail: { error in caller.resume(returning: .failure(error)) })
             if !writer.submit(job) { caller.resume(returning: .failure(.closed)) }

@@ -21,8 +21,8 @@ enum StoreSchema {
         );
         CREATE INDEX lists_by_table ON lists(schema_name, table_name);
         CREATE TABLE queue (
-            seq INTEGER PRIMARY KEY AUTOINCREMENT,
-            id TEXT NOT NULL UNIQUE,
+            seq INTEGER PRIMARY KEY,
+            id TEXT NOT NULL,
             owner TEXT,
             schema_name TEXT NOT NULL,
             table_name TEXT NOT NULL,
@@ -32,7 +32,7 @@ enum StoreSchema {
             attempts INTEGER NOT NULL DEFAULT 0
         );
         CREATE TABLE replay_log (
-            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            seq INTEGER PRIMARY KEY,
             id TEXT NOT NULL,
             schema_name TEXT NOT NULL,
             table_name TEXT NOT NULL,
@@ -41,7 +41,7 @@ enum StoreSchema {
         );
         CREATE INDEX replay_by_table ON replay_log(schema_name, table_name, seq);
         CREATE TABLE rejected (
-            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            seq INTEGER PRIMARY KEY,
             id TEXT NOT NULL UNIQUE,
             payload BLOB NOT NULL,
             status INTEGER NOT NULL,
