@@ -32,14 +32,18 @@ enum StoreBenchmark {
             "amount": .number(JSONNumber(text: "1250.50") ?? JSONNumber(0)),
             "created_at": "2025-06-01T12:34:56.789Z",
         ]
-        return Mutation(ownerID: "7f3c2a9e-0b1d-4c5e-9a8f-123456789abc", table: "tasks", operation: .insert, rows: [row])
+        return Mutation(
+            ownerID: "7f3c2a9e-0b1d-4c5e-9a8f-123456789abc", table: "tasks", operation: .insert, rows: [row])
     }
 
     static func enqueueThroughput(writers: Int, perWriter: Int) async throws -> Double {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-bench-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "store-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try Store.open(.directory(folder))
-        let batches = (0..<writers).map { writer in (0..<perWriter).map { realisticWrite(writer: writer, index: $0) } }
+        let batches = (0..<writers).map { writer in
+            (0..<perWriter).map { realisticWrite(writer: writer, index: $0) }
+        }
         let clock = ContinuousClock()
         let elapsed = try await clock.measure {
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -60,7 +64,8 @@ enum StoreBenchmark {
     /// The ceiling: the same kind of rows, already encoded, inserted by one prepared statement in one
     /// WAL transaction (`synchronous=NORMAL`).
     static func rawSingleTransaction(count: Int) throws -> Double {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-bench-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "store-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         var db: OpaquePointer?
@@ -79,7 +84,9 @@ enum StoreBenchmark {
             """)
         let rows = (0..<count).map { index in
             let write = realisticWrite(writer: 0, index: index)
-            return (id: write.id.uuidString.lowercased(), payload: [UInt8](JSONText.data(persistedShape(write))))
+            return (
+                id: write.id.uuidString.lowercased(), payload: [UInt8](JSONText.data(persistedShape(write)))
+            )
         }
         var statement: OpaquePointer?
         let sql = """

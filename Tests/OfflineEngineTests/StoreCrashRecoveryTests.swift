@@ -15,7 +15,9 @@ struct StoreCrashRecoveryTests {
     static func helperExecutable() -> URL? {
         let name = "StoreCrashHelper"
         var folders: [URL] = []
-        if let executable = Bundle.main.executableURL { folders.append(executable.deletingLastPathComponent()) }
+        if let executable = Bundle.main.executableURL {
+            folders.append(executable.deletingLastPathComponent())
+        }
         folders.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
         folders.append(Bundle.main.bundleURL)
         folders.append(Bundle.main.bundleURL.deletingLastPathComponent())

@@ -7,14 +7,15 @@ import Testing
 struct StoreMigrationTests {
     /// The version-1 layout, written out literally as the first release shipped it.
     private static let version1 = """
-        CREATE TABLE lists (key TEXT PRIMARY KEY NOT NULL, schema_name TEXT NOT NULL, table_name TEXT NOT NULL,
-            rows BLOB NOT NULL, fetched_at REAL NOT NULL);
+        CREATE TABLE lists (key TEXT PRIMARY KEY NOT NULL, schema_name TEXT NOT NULL,
+            table_name TEXT NOT NULL, rows BLOB NOT NULL, fetched_at REAL NOT NULL);
         CREATE INDEX lists_by_table ON lists(schema_name, table_name);
         CREATE TABLE queue (seq INTEGER PRIMARY KEY, id TEXT NOT NULL, owner TEXT,
-            schema_name TEXT NOT NULL, table_name TEXT NOT NULL, operation TEXT NOT NULL, payload BLOB NOT NULL,
-            created_at REAL NOT NULL, attempts INTEGER NOT NULL DEFAULT 0);
+            schema_name TEXT NOT NULL, table_name TEXT NOT NULL, operation TEXT NOT NULL,
+            payload BLOB NOT NULL, created_at REAL NOT NULL, attempts INTEGER NOT NULL DEFAULT 0);
         CREATE TABLE replay_log (seq INTEGER PRIMARY KEY, id TEXT NOT NULL,
-            schema_name TEXT NOT NULL, table_name TEXT NOT NULL, payload BLOB NOT NULL, tick INTEGER NOT NULL);
+            schema_name TEXT NOT NULL, table_name TEXT NOT NULL, payload BLOB NOT NULL,
+            tick INTEGER NOT NULL);
         CREATE INDEX replay_by_table ON replay_log(schema_name, table_name, seq);
         CREATE TABLE rejected (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,
             payload BLOB NOT NULL, status INTEGER NOT NULL, code TEXT, message TEXT NOT NULL, details TEXT,

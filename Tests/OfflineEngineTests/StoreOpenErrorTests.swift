@@ -13,7 +13,9 @@ struct StoreOpenErrorTests {
     private static func populatedStore() async throws -> URL {
         let folder = temporaryStoreFolder()
         let store = try Store.open(.directory(folder))
-        let rows: [Row] = (0..<2_000).map { index in ["id": .number(JSONNumber(index)), "title": .string("row \(index)")] }
+        let rows: [Row] = (0..<2_000).map { index in
+            ["id": .number(JSONNumber(index)), "title": .string("row \(index)")]
+        }
         try await store.saveList(StoredList(key: "k", table: "tasks", rows: rows, fetchedAt: Date()))
         for _ in 0..<50 { try await store.enqueue(sampleWrite()) }
         await store.close()

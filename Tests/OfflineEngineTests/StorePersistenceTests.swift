@@ -24,14 +24,18 @@ struct StorePersistenceTests {
         let folder = temporaryStoreFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let rows: [Row] = [
-            ["id": .number(JSONNumber(text: "9007199254740993")!), "price": .number(JSONNumber(text: "1.50")!)],
+            [
+                "id": .number(JSONNumber(text: "9007199254740993")!),
+                "price": .number(JSONNumber(text: "1.50")!),
+            ],
             ["id": 2, "price": .number(JSONNumber(text: "0.10")!), "note": nil, "tags": ["a", "b"]],
         ]
         let fetchedAt = Date(timeIntervalSince1970: 1_700_000_000.25)
         let write = sampleWrite()
         var store = try Store.open(.directory(folder))
         try await store.saveList(
-            StoredList(key: "public.tasks?select=*", table: "tasks", rows: rows, fetchedAt: fetchedAt, mark: 7))
+            StoredList(
+                key: "public.tasks?select=*", table: "tasks", rows: rows, fetchedAt: fetchedAt, mark: 7))
         try await store.enqueue(write)
         await store.close()
 

@@ -52,7 +52,9 @@ struct StoreQueueOrderTests {
         let queued = try await store.allQueued()
         #expect(queued.count == 800)
         for writer in 0..<16 {
-            let titles = try await store.queue(owner: "w\(writer)").map { $0.mutation.rows[0]["title"]?.stringValue }
+            let titles = try await store.queue(owner: "w\(writer)").map {
+                $0.mutation.rows[0]["title"]?.stringValue
+            }
             #expect(titles == (0..<50).map { "\($0)" })
         }
         await store.close()

@@ -14,7 +14,9 @@ struct StoreReplayLogTests {
             writes.append(write)
             try await store.appendToReplayLog(write, tick: Int64(index))
         }
-        for index in 0..<3 { try await store.appendToReplayLog(sampleWrite(table: "tags"), tick: Int64(index)) }
+        for index in 0..<3 {
+            try await store.appendToReplayLog(sampleWrite(table: "tags"), tick: Int64(index))
+        }
         let log = try await store.replayLog(table: "tasks")
         #expect(log.count == 1_000)
         #expect(log.map(\.mutation.id) == writes.suffix(1_000).map(\.id))

@@ -43,8 +43,11 @@ final class QueueIndex: Sendable {
 
     private func loaded(_ connection: SQLiteConnection) throws(StoreError) -> State {
         if let current = state.withLock({ $0.isStale ? nil : $0 }) { return current }
-        let rows = try connection.query("SELECT id, seq FROM queue") { row in (row.text(0) ?? "", row.integer(1)) }
-        let fresh = State(sequenceByID: Dictionary(rows, uniquingKeysWith: { first, _ in first }), isStale: false)
+        let rows = try connection.query("SELECT id, seq FROM queue") { row in
+            (row.text(0) ?? "", row.integer(1))
+        }
+        let fresh = State(
+            sequenceByID: Dictionary(rows, uniquingKeysWith: { first, _ in first }), isStale: false)
         state.withLock { $0 = fresh }
         return fresh
     }

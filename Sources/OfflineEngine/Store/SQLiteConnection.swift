@@ -86,8 +86,9 @@ final class SQLiteConnection {
     }
 
     fileprivate func failure(_ code: Int32) -> StoreError {
-        Self.error(code: sqlite3_extended_errcode(handle) == 0 ? code : sqlite3_extended_errcode(handle),
-                   handle: handle)
+        Self.error(
+            code: sqlite3_extended_errcode(handle) == 0 ? code : sqlite3_extended_errcode(handle),
+            handle: handle)
     }
 
     /// Maps an SQLite result code to the store's error.
@@ -157,8 +158,9 @@ private struct Statement {
         case .text(let text): code = sqlite3_bind_text(pointer, index, text, -1, transient)
         case .blob(let data):
             code = data.withUnsafeBytes { bytes in
-                sqlite3_bind_blob(pointer, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
-                                  Int32(bytes.count), transient)
+                sqlite3_bind_blob(
+                    pointer, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+                    Int32(bytes.count), transient)
             }
         }
         guard code == SQLITE_OK else { throw connection.failure(code) }

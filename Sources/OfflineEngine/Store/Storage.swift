@@ -17,8 +17,9 @@ extension Storage {
     var files: [URL]? {
         guard case .directory(let folder) = self else { return nil }
         let database = folder.appendingPathComponent(Self.fileName, isDirectory: false)
-        return [database] + ["-wal", "-shm", "-journal"].map { suffix in
-            folder.appendingPathComponent(Self.fileName + suffix, isDirectory: false)
-        }
+        return [database]
+            + ["-wal", "-shm", "-journal"].map { suffix in
+                folder.appendingPathComponent(Self.fileName + suffix, isDirectory: false)
+            }
     }
 }

@@ -26,7 +26,8 @@ extension Store {
     /// The cached list for a query key, or `nil` when none was saved.
     nonisolated(nonsending) public func list(key: String) async throws(StoreError) -> StoredList? {
         let records = try await perform(writes: false) { connection throws(StoreError) in
-            try connection.query("SELECT \(Self.listColumns) FROM lists WHERE key = ?", .text(key), row: Self.listRecord)
+            try connection.query(
+                "SELECT \(Self.listColumns) FROM lists WHERE key = ?", .text(key), row: Self.listRecord)
         }
         return try records.first.map(Self.storedList)
     }
@@ -47,7 +48,8 @@ extension Store {
 
     /// Marks every list of a table stale (fetch again before trusting). Returns how many.
     @discardableResult
-    nonisolated(nonsending) public func markStale(table: String, schema: String? = nil) async throws(StoreError)
+    nonisolated(nonsending) public func markStale(table: String, schema: String? = nil)
+        async throws(StoreError)
         -> Int
     {
         try await perform(writes: true) { connection throws(StoreError) in

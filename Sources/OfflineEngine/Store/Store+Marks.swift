@@ -5,7 +5,9 @@ extension Store {
     }
 
     /// A table's change mark: the tick of its last change, or 0 when it never changed.
-    nonisolated(nonsending) public func mark(table: String, schema: String? = nil) async throws(StoreError) -> Int64 {
+    nonisolated(nonsending) public func mark(table: String, schema: String? = nil) async throws(StoreError)
+        -> Int64
+    {
         try await perform(writes: false) { connection throws(StoreError) in
             try connection.query(
                 "SELECT tick FROM marks WHERE schema_name = ? AND table_name = ?",
@@ -15,7 +17,8 @@ extension Store {
     }
 
     /// Records a change of a table at a new tick and returns that tick.
-    nonisolated(nonsending) public func advanceMark(table: String, schema: String? = nil) async throws(StoreError)
+    nonisolated(nonsending) public func advanceMark(table: String, schema: String? = nil)
+        async throws(StoreError)
         -> Int64
     {
         try await perform(writes: true, atomic: true) { connection throws(StoreError) in

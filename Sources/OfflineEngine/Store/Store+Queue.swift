@@ -12,7 +12,8 @@ extension Store {
             }
             try connection.run(
                 """
-                INSERT INTO queue (id, owner, schema_name, table_name, operation, payload, created_at, attempts)
+                INSERT INTO queue
+                    (id, owner, schema_name, table_name, operation, payload, created_at, attempts)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 .text(id), .optional(mutation.ownerID), .text(Self.schemaKey(mutation.schema)),
@@ -25,7 +26,8 @@ extension Store {
     /// Every queued write, oldest first.
     nonisolated(nonsending) public func allQueued() async throws(StoreError) -> [QueuedWrite] {
         let records = try await perform(writes: false) { connection throws(StoreError) in
-            try connection.query("SELECT seq, payload, attempts, in_flight, owner FROM queue ORDER BY seq", row: Self.record)
+            try connection.query(
+                "SELECT seq, payload, attempts, in_flight, owner FROM queue ORDER BY seq", row: Self.record)
         }
         return try Self.queuedWrites(records)
     }
@@ -80,7 +82,8 @@ extension Store {
 
     /// Gives the writes made while nobody was signed in to `owner`. Returns how many changed hands.
     @discardableResult
-    nonisolated(nonsending) public func claimUnownedWrites(for owner: String) async throws(StoreError) -> Int {
+    nonisolated(nonsending) public func claimUnownedWrites(for owner: String) async throws(StoreError) -> Int
+    {
         try await perform(writes: true) { connection throws(StoreError) in
             try connection.run("UPDATE queue SET owner = ? WHERE owner IS NULL", .text(owner))
             return connection.changes
@@ -105,8 +108,9 @@ extension Store {
     }
 
     private static func record(_ row: SQLiteRow) -> QueueRecord {
-        QueueRecord(sequence: row.integer(0), payload: row.blob(1), attempts: row.integer(2),
-                    inFlight: row.integer(3) != 0, owner: row.text(4))
+        QueueRecord(
+            sequence: row.integer(0), payload: row.blob(1), attempts: row.integer(2),
+            inFlight: row.integer(3) != 0, owner: row.text(4))
     }
 
     private static func queuedWrites(_ records: [QueueRecord]) throws(StoreError) -> [QueuedWrite] {
@@ -116,7 +120,8 @@ extension Store {
             var mutation = try mutation(from: record.payload)
             mutation.attempts = Int(record.attempts)
             mutation.ownerID = record.owner
-            writes.append(QueuedWrite(mutation: mutation, sequence: record.sequence, isInFlight: record.inFlight))
+            writes.append(
+                QueuedWrite(mutation: mutation, sequence: record.sequence, isInFlight: record.inFlight))
         }
         return writes
     }

@@ -10,7 +10,8 @@ extension Store {
         try await perform(writes: true, atomic: true) { [queueIndex] connection throws(StoreError) in
             let key = Self.idKey(id)
             guard let sequence = try queueIndex.sequence(of: key, connection) else { return false }
-            let payloads = try connection.query("SELECT payload FROM queue WHERE seq = ?", .integer(sequence)) {
+            let payloads = try connection.query("SELECT payload FROM queue WHERE seq = ?", .integer(sequence))
+            {
                 row in row.blob(0)
             }
             guard let payload = payloads.first else { return false }
@@ -18,10 +19,12 @@ extension Store {
             queueIndex.remove(key)
             try connection.run(
                 """
-                INSERT OR REPLACE INTO rejected (id, payload, status, code, message, details, hint, rejected_at)
+                INSERT OR REPLACE INTO rejected
+                    (id, payload, status, code, message, details, hint, rejected_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """,
-                .text(Self.idKey(id)), .blob(payload), .integer(Int64(details.status)), .optional(details.code),
+                .text(Self.idKey(id)), .blob(payload), .integer(Int64(details.status)),
+                .optional(details.code),
                 .text(details.message), .optional(details.details), .optional(details.hint),
                 .real(date.timeIntervalSince1970))
             return true

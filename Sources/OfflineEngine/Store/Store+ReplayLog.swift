@@ -7,7 +7,9 @@ extension Store {
     /// Takes a replayed write out of the queue and logs it at `tick`, in one transaction.
     /// Returns `false` (and changes nothing) when the write is not queued.
     @discardableResult
-    nonisolated(nonsending) public func moveToReplayLog(_ id: UUID, tick: Int64) async throws(StoreError) -> Bool {
+    nonisolated(nonsending) public func moveToReplayLog(_ id: UUID, tick: Int64) async throws(StoreError)
+        -> Bool
+    {
         try await perform(writes: true, atomic: true) { [queueIndex] connection throws(StoreError) in
             let key = Self.idKey(id)
             guard let sequence = try queueIndex.sequence(of: key, connection) else { return false }
@@ -16,24 +18,29 @@ extension Store {
             ) { row in (row.text(0) ?? "", row.text(1) ?? "", row.blob(2)) }
             guard let (schema, table, payload) = found.first else { return false }
             try connection.run("DELETE FROM queue WHERE seq = ?", .integer(sequence))
-            try Self.appendReplayed(id: id, schema: schema, table: table, payload: payload, tick: tick, connection)
+            try Self.appendReplayed(
+                id: id, schema: schema, table: table, payload: payload, tick: tick, connection)
             queueIndex.remove(key)
             return true
         }
     }
 
     /// Logs a write that was sent at once (never queued) as replayed at `tick`.
-    nonisolated(nonsending) public func appendToReplayLog(_ mutation: Mutation, tick: Int64) async throws(StoreError) {
+    nonisolated(nonsending) public func appendToReplayLog(_ mutation: Mutation, tick: Int64)
+        async throws(StoreError)
+    {
         let payload = mutation.persistedData()
         try await perform(writes: true, atomic: true) { connection throws(StoreError) in
             try Self.appendReplayed(
-                id: mutation.id, schema: Self.schemaKey(mutation.schema), table: mutation.table, payload: payload,
+                id: mutation.id, schema: Self.schemaKey(mutation.schema), table: mutation.table,
+                payload: payload,
                 tick: tick, connection)
         }
     }
 
     /// The replayed writes of a table, oldest first (at most `replayLogLimit`).
-    nonisolated(nonsending) public func replayLog(table: String, schema: String? = nil) async throws(StoreError)
+    nonisolated(nonsending) public func replayLog(table: String, schema: String? = nil)
+        async throws(StoreError)
         -> [ReplayedWrite]
     {
         let records = try await perform(writes: false) { connection throws(StoreError) in
@@ -52,7 +59,9 @@ extension Store {
     /// Retires a table's replayed writes logged at or before `tick` (every list has been fetched
     /// since). Returns how many were removed.
     @discardableResult
-    nonisolated(nonsending) public func retireReplayed(table: String, schema: String? = nil, through tick: Int64)
+    nonisolated(nonsending) public func retireReplayed(
+        table: String, schema: String? = nil, through tick: Int64
+    )
         async throws(StoreError) -> Int
     {
         try await perform(writes: true) { connection throws(StoreError) in

@@ -55,7 +55,8 @@ extension Store {
     nonisolated(nonsending) private func setMeta(_ key: String, _ value: Data?) async throws(StoreError) {
         try await perform(writes: true) { connection throws(StoreError) in
             if let value {
-                try connection.run("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", .text(key), .blob(value))
+                try connection.run(
+                    "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", .text(key), .blob(value))
             } else {
                 try connection.run("DELETE FROM meta WHERE key = ?", .text(key))
             }

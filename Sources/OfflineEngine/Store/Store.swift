@@ -58,8 +58,9 @@ public final class Store: Sendable {
         let interrupted = try connection.query(
             "SELECT id FROM queue WHERE in_flight = 1 ORDER BY seq"
         ) { row in row.text(0).flatMap(UUID.init(uuidString:)) }
-        return Store(storage: storage, writer: StoreWriter(connection: connection),
-                     interruptedWrites: interrupted.compactMap { $0 })
+        return Store(
+            storage: storage, writer: StoreWriter(connection: connection),
+            interruptedWrites: interrupted.compactMap { $0 })
     }
 
     /// Deletes the store's files so the next `open` starts empty; the store must be closed.
@@ -80,7 +81,8 @@ public final class Store: Sendable {
         writes: Bool, atomic: Bool = false,
         _ work: @escaping @Sendable (SQLiteConnection) throws(StoreError) -> T
     ) async throws(StoreError) -> T {
-        let result = await withCheckedContinuation { (caller: CheckedContinuation<Result<T, StoreError>, Never>) in
+        let result = await withCheckedContinuation {
+            (caller: CheckedContinuation<Result<T, StoreError>, Never>) in
             let job = StoreJob(
                 writes: writes,
                 run: { [queueIndex] connection in

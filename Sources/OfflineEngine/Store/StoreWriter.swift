@@ -188,5 +188,3 @@ final class StoreWriter: Sendable {
         return earlier + [failing] + later
     }
 }
-
-

@@ -64,7 +64,9 @@ public struct RejectionDetails: Sendable, Hashable {
     public var hint: String?
 
     /// Details from their parts.
-    public init(status: Int, code: String? = nil, message: String, details: String? = nil, hint: String? = nil) {
+    public init(
+        status: Int, code: String? = nil, message: String, details: String? = nil, hint: String? = nil
+    ) {
         self.status = status
         self.code = code
         self.message = message
