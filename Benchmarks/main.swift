@@ -5,13 +5,21 @@
 #endif
 
 // Usage: `Benchmarks [suite ...]`; runs every suite when none is named.
-let allSuites = ["streams"]
+let allSuites = ["streams", "filters", "store", "overlay", "live"]
 let requested = CommandLine.arguments.dropFirst()
 
 for suite in requested.isEmpty ? allSuites[...] : requested {
     switch suite {
     case "streams":
         await StreamsBenchmark.run()
+    case "filters":
+        try await FiltersBenchmark.run()
+    case "store":
+        try await StoreBenchmark.run()
+    case "overlay":
+        try await OverlayBenchmark.run()
+    case "live":
+        try await LiveBenchmark.run()
     default:
         print("unknown benchmark suite: \(suite); known: \(allSuites.joined(separator: ", "))")
         exit(2)

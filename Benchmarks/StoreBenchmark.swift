@@ -1,0 +1,137 @@
+import CSQLite
+import Foundation
+import OfflineEngine
+
+/// Durable queued writes per second through `Store.enqueue` with 1, 8 and 64 concurrent writers
+/// (each awaits every append before the next, so each write is on disk when counted), against the
+/// ceiling measured in the same run: the same rows inserted with raw SQLite in one transaction.
+enum StoreBenchmark {
+    static let totalWrites = 64_000
+
+    static func run() async throws {
+        let baseline = try rawSingleTransaction(count: totalWrites)
+        print(#"{"bench":"store.raw_insert_one_transaction","value":\#(Int(baseline)),"unit":"rows/s"}"#)
+        for writers in [1, 8, 64] {
+
+            let value = try await enqueueThroughput(writers: writers, perWriter: totalWrites / writers)
+            let ratio = (value / baseline * 1_000).rounded() / 1_000
+            print(
+                #"{"bench":"store.enqueue","writers":\#(writers),"value":\#(Int(value)),"unit":"writes/s","#
+                    + #""baseline":\#(Int(baseline)),"ratio":\#(ratio),"writes":\#(totalWrites)}"#)
+        }
+    }
+
+    /// A write like an app makes: an insert of one task row with a bigint, a numeric and some text.
+    static func realisticWrite(writer: Int, index: Int) -> Mutation {
+        let row: Row = [
+            "id": .string(UUID().uuidString.lowercased()),
+            "title": .string("Call the plumber about the kitchen sink (\(writer)-\(index))"),
+            "done": false,
+            "priority": .number(JSONNumber(index % 5)),
+            "owner_id": "7f3c2a9e-0b1d-4c5e-9a8f-123456789abc",
+            "amount": .number(JSONNumber(text: "1250.50") ?? JSONNumber(0)),
+            "created_at": "2025-06-01T12:34:56.789Z",
+        ]
+        return Mutation(
+            ownerID: "7f3c2a9e-0b1d-4c5e-9a8f-123456789abc", table: "tasks", operation: .insert, rows: [row])
+    }
+
+    static func enqueueThroughput(writers: Int, perWriter: Int) async throws -> Double {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "store-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try Store.open(.directory(folder))
+        let batches = (0..<writers).map { writer in
+            (0..<perWriter).map { realisticWrite(writer: writer, index: $0) }
+        }
+        let clock = ContinuousClock()
+        let elapsed = try await clock.measure {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for batch in batches {
+                    group.addTask {
+                        for write in batch { try await store.enqueue(write) }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+        let stored = try await store.queuedCount()
+        await store.close()
+        guard stored == writers * perWriter else { throw BenchmarkFailure(what: "queued \(stored) writes") }
+        return Double(stored) / seconds(elapsed)
+    }
+
+    /// The ceiling: the same kind of rows, already encoded, inserted by one prepared statement in one
+    /// WAL transaction (`synchronous=NORMAL`).
+    static func rawSingleTransaction(count: Int) throws -> Double {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "store-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var db: OpaquePointer?
+        guard sqlite3_open(folder.appendingPathComponent("raw.sqlite").path, &db) == SQLITE_OK, let db else {
+            throw BenchmarkFailure(what: "open")
+        }
+        defer { sqlite3_close(db) }
+        try exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
+        try exec(
+            db,
+            """
+            CREATE TABLE queue (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, owner TEXT,
+                schema_name TEXT NOT NULL, table_name TEXT NOT NULL, operation TEXT NOT NULL,
+                payload BLOB NOT NULL, created_at REAL NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
+                in_flight INTEGER NOT NULL DEFAULT 0)
+            """)
+        let rows = (0..<count).map { index in
+            let write = realisticWrite(writer: 0, index: index)
+            return (
+                id: write.id.uuidString.lowercased(), payload: [UInt8](JSONText.data(persistedShape(write)))
+            )
+        }
+        var statement: OpaquePointer?
+        let sql = """
+            INSERT INTO queue (id, owner, schema_name, table_name, operation, payload, created_at, attempts)
+            VALUES (?, ?, '', 'tasks', 'insert', ?, ?, 0)
+            """
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw BenchmarkFailure(what: "prepare")
+        }
+        defer { sqlite3_finalize(statement) }
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        let start = ContinuousClock.now
+        try exec(db, "BEGIN IMMEDIATE")
+        for row in rows {
+            sqlite3_bind_text(statement, 1, row.id, -1, transient)
+            sqlite3_bind_text(statement, 2, "7f3c2a9e-0b1d-4c5e-9a8f-123456789abc", -1, transient)
+            sqlite3_bind_blob(statement, 3, row.payload, Int32(row.payload.count), transient)
+            sqlite3_bind_double(statement, 4, Date().timeIntervalSince1970)
+            guard sqlite3_step(statement) == SQLITE_DONE else { throw BenchmarkFailure(what: "insert") }
+            sqlite3_reset(statement)
+        }
+        try exec(db, "COMMIT")
+        return Double(count) / seconds(ContinuousClock.now - start)
+    }
+
+    /// The same JSON shape the store persists for a write.
+    static func persistedShape(_ write: Mutation) -> JSONValue {
+        [
+            "id": .string(write.id.uuidString.lowercased()), "table": .string(write.table), "op": "insert",
+            "rows": .array(write.rows.map(\.json)), "filters": [], "ignoreDuplicates": false,
+            "missingDefault": false, "createdAt": .number(JSONNumber(write.createdAt.timeIntervalSince1970)),
+            "attempts": 0, "owner": .string(write.ownerID ?? ""),
+        ]
+    }
+
+    static func exec(_ db: OpaquePointer, _ sql: String) throws {
+        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw BenchmarkFailure(what: sql) }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        let parts = duration.components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+
+    struct BenchmarkFailure: Error {
+        var what: String
+    }
+}

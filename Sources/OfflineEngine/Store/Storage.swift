@@ -1,0 +1,25 @@
+import Foundation
+
+/// Where the engine keeps its cache, queued writes and session between launches.
+public enum Storage: Sendable, Hashable {
+    /// In a folder the app owns (for example Application Support); created readable by the
+    /// owner only when missing. Writes made offline survive a crash of the app.
+    case directory(URL)
+    /// In memory only: nothing survives the process (previews and tests).
+    case inMemory
+}
+
+extension Storage {
+    /// The database file's name inside the folder.
+    static let fileName = "offline-engine.sqlite"
+
+    /// The database file and its write-ahead log and shared-memory companions, or `nil` in memory.
+    var files: [URL]? {
+        guard case .directory(let folder) = self else { return nil }
+        let database = folder.appendingPathComponent(Self.fileName, isDirectory: false)
+        return [database]
+            + ["-wal", "-shm", "-journal"].map { suffix in
+                folder.appendingPathComponent(Self.fileName + suffix, isDirectory: false)
+            }
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+extension Store {
+    /// Appends a write to the queue; returns once it is on disk, so a crash after this loses
+    /// nothing. Writes keep the order in which `enqueue` was called.
+    nonisolated(nonsending) public func enqueue(_ mutation: Mutation) async throws(StoreError) {
+        let payload = mutation.persistedData()
+        let id = Self.idKey(mutation.id)
+        try await perform(writes: true) { [queueIndex] connection throws(StoreError) in
+            guard try queueIndex.sequence(of: id, connection) == nil else {
+                throw .failed(code: 2_067, detail: "a write with this id is already queued")
+            }
+            try connection.run(
+                """
+                INSERT INTO queue
+                    (id, owner, schema_name, table_name, operation, payload, created_at, attempts)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                .text(id), .optional(mutation.ownerID), .text(Self.schemaKey(mutation.schema)),
+                .text(mutation.table), .text(mutation.operation.rawValue), .blob(payload),
+                .real(mutation.createdAt.timeIntervalSince1970), .integer(Int64(mutation.attempts)))
+            queueIndex.insert(id, sequence: connection.lastInsertRowID)
+        }
+    }
+
+    /// Every queued write, oldest first.
+    nonisolated(nonsending) public func allQueued() async throws(StoreError) -> [QueuedWrite] {
+        let records = try await perform(writes: false) { connection throws(StoreError) in
+            try connection.query(
+                "SELECT seq, payload, attempts, in_flight, owner FROM queue ORDER BY seq", row: Self.record)
+        }
+        return try Self.queuedWrites(records)
+    }
+
+    /// The queued writes of one owner (`nil`: writes made while nobody was signed in), oldest first.
+    nonisolated(nonsending) public func queue(owner: String?) async throws(StoreError) -> [QueuedWrite] {
+        let records = try await perform(writes: false) { connection throws(StoreError) in
+            try connection.query(
+                "SELECT seq, payload, attempts, in_flight, owner FROM queue WHERE owner IS ? ORDER BY seq",
+                .optional(owner), row: Self.record)
+        }
+        return try Self.queuedWrites(records)
+    }
+
+    /// How many writes wait in the queue.
+    nonisolated(nonsending) public func queuedCount() async throws(StoreError) -> Int {
+        try await perform(writes: false) { connection throws(StoreError) in
+            try connection.query("SELECT count(*) FROM queue") { row in Int(row.integer(0)) }.first ?? 0
+        }
+    }
+
+    /// Marks a write as sent and not yet answered; if the app dies now it is reported in
+    /// `interruptedWrites` at the next open. Returns `false` when the write is not queued.
+    @discardableResult
+    nonisolated(nonsending) public func markInFlight(_ id: UUID) async throws(StoreError) -> Bool {
+        try await update("UPDATE queue SET in_flight = 1 WHERE seq = ?", id)
+    }
+
+    /// Clears the in-flight marker once the server's answer shows the write was not applied.
+    @discardableResult
+    nonisolated(nonsending) public func clearInFlight(_ id: UUID) async throws(StoreError) -> Bool {
+        try await update("UPDATE queue SET in_flight = 0 WHERE seq = ?", id)
+    }
+
+    /// Counts one more attempt to send a write. Returns `false` when the write is not queued.
+    @discardableResult
+    nonisolated(nonsending) public func recordAttempt(_ id: UUID) async throws(StoreError) -> Bool {
+        try await update("UPDATE queue SET attempts = attempts + 1 WHERE seq = ?", id)
+    }
+
+    /// Takes a write out of the queue (settled, or given up). Returns `false` when it was not queued.
+    @discardableResult
+    nonisolated(nonsending) public func removeFromQueue(_ id: UUID) async throws(StoreError) -> Bool {
+        try await perform(writes: true) { [queueIndex] connection throws(StoreError) in
+            let key = Self.idKey(id)
+            guard let sequence = try queueIndex.sequence(of: key, connection) else { return false }
+            try connection.run("DELETE FROM queue WHERE seq = ?", .integer(sequence))
+            queueIndex.remove(key)
+            return true
+        }
+    }
+
+    /// Gives the writes made while nobody was signed in to `owner`. Returns how many changed hands.
+    @discardableResult
+    nonisolated(nonsending) public func claimUnownedWrites(for owner: String) async throws(StoreError) -> Int
+    {
+        try await perform(writes: true) { connection throws(StoreError) in
+            try connection.run("UPDATE queue SET owner = ? WHERE owner IS NULL", .text(owner))
+            return connection.changes
+        }
+    }
+
+    /// Runs one statement on a queued write's row (bound to its `seq`); `false` when not queued.
+    nonisolated(nonsending) private func update(_ sql: String, _ id: UUID) async throws(StoreError) -> Bool {
+        try await perform(writes: true) { [queueIndex] connection throws(StoreError) in
+            guard let sequence = try queueIndex.sequence(of: Self.idKey(id), connection) else { return false }
+            try connection.run(sql, .integer(sequence))
+            return connection.changes > 0
+        }
+    }
+
+    private struct QueueRecord: Sendable {
+        var sequence: Int64
+        var payload: Data
+        var attempts: Int64
+        var inFlight: Bool
+        var owner: String?
+    }
+
+    private static func record(_ row: SQLiteRow) -> QueueRecord {
+        QueueRecord(
+            sequence: row.integer(0), payload: row.blob(1), attempts: row.integer(2),
+            inFlight: row.integer(3) != 0, owner: row.text(4))
+    }
+
+    private static func queuedWrites(_ records: [QueueRecord]) throws(StoreError) -> [QueuedWrite] {
+        var writes: [QueuedWrite] = []
+        writes.reserveCapacity(records.count)
+        for record in records {
+            var mutation = try mutation(from: record.payload)
+            mutation.attempts = Int(record.attempts)
+            mutation.ownerID = record.owner
+            writes.append(
+                QueuedWrite(mutation: mutation, sequence: record.sequence, isInFlight: record.inFlight))
+        }
+        return writes
+    }
+}

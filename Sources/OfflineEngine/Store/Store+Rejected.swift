@@ -1,0 +1,67 @@
+import Foundation
+
+extension Store {
+    /// Moves a queued write the server refused to the rejected writes, in one transaction; it stays
+    /// there until dismissed. Returns `false` (and changes nothing) when the write is not queued.
+    @discardableResult
+    nonisolated(nonsending) public func reject(
+        _ id: UUID, details: RejectionDetails, at date: Date = Date()
+    ) async throws(StoreError) -> Bool {
+        try await perform(writes: true, atomic: true) { [queueIndex] connection throws(StoreError) in
+            let key = Self.idKey(id)
+            guard let sequence = try queueIndex.sequence(of: key, connection) else { return false }
+            let payloads = try connection.query("SELECT payload FROM queue WHERE seq = ?", .integer(sequence))
+            {
+                row in row.blob(0)
+            }
+            guard let payload = payloads.first else { return false }
+            try connection.run("DELETE FROM queue WHERE seq = ?", .integer(sequence))
+            queueIndex.remove(key)
+            try connection.run(
+                """
+                INSERT OR REPLACE INTO rejected
+                    (id, payload, status, code, message, details, hint, rejected_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                .text(Self.idKey(id)), .blob(payload), .integer(Int64(details.status)),
+                .optional(details.code),
+                .text(details.message), .optional(details.details), .optional(details.hint),
+                .real(date.timeIntervalSince1970))
+            return true
+        }
+    }
+
+    /// The writes the server refused and the app has not dismissed, oldest first.
+    nonisolated(nonsending) public func rejected() async throws(StoreError) -> [RejectedWrite] {
+        let records = try await perform(writes: false) { connection throws(StoreError) in
+            try connection.query(
+                "SELECT payload, status, code, message, details, hint, rejected_at FROM rejected ORDER BY seq"
+            ) { row in
+                (
+                    payload: row.blob(0),
+                    details: RejectionDetails(
+                        status: Int(row.integer(1)), code: row.text(2), message: row.text(3) ?? "",
+                        details: row.text(4), hint: row.text(5)),
+                    date: Date(timeIntervalSince1970: row.real(6))
+                )
+            }
+        }
+        var writes: [RejectedWrite] = []
+        for record in records {
+            writes.append(
+                RejectedWrite(
+                    mutation: try Self.mutation(from: record.payload), details: record.details,
+                    rejectedAt: record.date))
+        }
+        return writes
+    }
+
+    /// Forgets a rejected write the app has shown or handled. Returns `false` when there was none.
+    @discardableResult
+    nonisolated(nonsending) public func dismissRejected(_ id: UUID) async throws(StoreError) -> Bool {
+        try await perform(writes: true) { connection throws(StoreError) in
+            try connection.run("DELETE FROM rejected WHERE id = ?", .text(Self.idKey(id)))
+            return connection.changes > 0
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+
+/// The engine's durable memory: cached lists, queued writes, the replay log, rejected writes,
+/// change marks, the cache owner and the stored session, kept in SQLite so a write made offline is
+/// never lost and cached lists are on screen at the next launch.
+///
+/// Threading: one SQLite connection owned by a dedicated serial writer (a dispatch queue, not the
+/// Swift cooperative pool). Every call is appended to the writer's pending list synchronously, on
+/// the caller's executor, before the caller suspends (`nonisolated(nonsending)`), so work runs in
+/// call order. The writer runs everything pending in one transaction (group commit) and resumes
+/// the callers after the commit: a method that returns has its change on disk.
+///
+/// Durability: WAL with `synchronous=NORMAL` by default, which survives the app being killed at
+/// any moment; `.survivesPowerLoss` switches to `synchronous=FULL`.
+public final class Store: Sendable {
+    private let writer: StoreWriter
+
+    /// Finds queued writes by id (see `QueueIndex`).
+    let queueIndex = QueueIndex()
+
+    /// Where the store lives.
+    public let storage: Storage
+
+    /// Writes that were sent but not answered when the store was last closed or the app died:
+    /// the server may or may not have applied them. In queue order.
+    public let interruptedWrites: [UUID]
+
+    private init(storage: Storage, writer: StoreWriter, interruptedWrites: [UUID]) {
+        self.storage = storage
+        self.writer = writer
+        self.interruptedWrites = interruptedWrites
+    }
+
+    /// Opens the store (creating it when missing) and brings an older file up to date.
+    ///
+    /// Throws `.corrupt` for a damaged, truncated or foreign file, `.unreadable` when the file or
+    /// folder cannot be opened, `.newerSchema` for a file from a newer app version. The app may
+    /// then call `reset(_:)` and open again, losing the local data.
+    public static func open(
+        _ storage: Storage, durability: StoreDurability = .survivesAppCrash
+    ) throws(StoreError) -> Store {
+        var path: String?
+        if case .directory(let folder) = storage {
+            path = try StoreFiles.prepare(folder: folder)
+        }
+        let connection = try SQLiteConnection(path: path)
+        connection.setBusyTimeout(milliseconds: 5_000)
+        if path != nil {
+            let mode = try connection.query("PRAGMA journal_mode = WAL") { row in row.text(0) }
+            guard mode.first??.lowercased() == "wal" else {
+                throw .failed(code: 1, detail: "the write-ahead log could not be enabled")
+            }
+        }
+        let synchronous = durability == .survivesPowerLoss ? "FULL" : "NORMAL"
+        try connection.execute(script: "PRAGMA synchronous = \(synchronous)")
+        try StoreSchema.migrate(connection)
+        for file in storage.files ?? [] { try StoreFiles.restrict(file.path) }
+        let interrupted = try connection.query(
+            "SELECT id FROM queue WHERE in_flight = 1 ORDER BY seq"
+        ) { row in row.text(0).flatMap(UUID.init(uuidString:)) }
+        return Store(
+            storage: storage, writer: StoreWriter(connection: connection),
+            interruptedWrites: interrupted.compactMap { $0 })
+    }
+
+    /// Deletes the store's files so the next `open` starts empty; the store must be closed.
+    /// Use it when `open` reported a damaged or unreadable store and the user agreed to start over.
+    public static func reset(_ storage: Storage) throws(StoreError) {
+        try StoreFiles.remove(storage.files ?? [])
+    }
+
+    /// Lets pending work finish, then closes the database; later calls throw `.closed`.
+    public func close() async {
+        await writer.close()
+    }
+
+    /// Runs `work` on the writer inside the current batch's transaction and returns its result
+    /// once the batch is committed. `atomic` work runs in a savepoint, so a failure undoes all of
+    /// it and nothing else.
+    nonisolated(nonsending) func perform<T: Sendable>(
+        writes: Bool, atomic: Bool = false,
+        _ work: @escaping @Sendable (SQLiteConnection) throws(StoreError) -> T
+    ) async throws(StoreError) -> T {
+        let result = await withCheckedContinuation {
+            (caller: CheckedContinuation<Result<T, StoreError>, Never>) in
+            let job = StoreJob(
+                writes: writes,
+                run: { [queueIndex] connection in
+                    let outcome = Self.execute(work, atomic: atomic, on: connection)
+                    if case .failure = outcome { queueIndex.invalidate() }
+                    return { commitError in
+                        if commitError != nil { queueIndex.invalidate() }
+                        caller.resume(returning: commitError.map { .failure($0) } ?? outcome)
+                    }
+                },
+                fail: { error in caller.resume(returning: .failure(error)) })
+            if !writer.submit(job) { caller.resume(returning: .failure(.closed)) }
+        }
+        return try result.get()
+    }
+
+    private static func execute<T>(
+        _ work: (SQLiteConnection) throws(StoreError) -> T, atomic: Bool, on connection: SQLiteConnection
+    ) -> Result<T, StoreError> {
+        guard atomic else {
+            do throws(StoreError) { return .success(try work(connection)) } catch { return .failure(error) }
+        }
+        do throws(StoreError) {
+            try connection.run("SAVEPOINT job")
+            let value = try work(connection)
+            try connection.run("RELEASE job")
+            return .success(value)
+        } catch {
+            if !connection.isAutocommit {
+                try? connection.run("ROLLBACK TO job")
+                try? connection.run("RELEASE job")
+            }
+            return .failure(error)
+        }
+    }
+}
+
+extension Store {
+    /// The schema column's value for a table's schema (`''` for the default schema).
+    static func schemaKey(_ schema: String?) -> String { schema ?? "" }
+
+    /// The id column's value for a write.
+    static func idKey(_ id: UUID) -> String { id.uuidString.lowercased() }
+
+    /// Decodes a stored write; a blob that cannot be read means the file is damaged.
+    static func mutation(from data: Data) throws(StoreError) -> Mutation {
+        do {
+            return try Mutation(persistedData: data)
+        } catch {
+            throw .corrupt
+        }
+    }
+}

@@ -1,0 +1,94 @@
+/// The store's tables, versioned with `PRAGMA user_version` and moved forward by migrations.
+///
+/// A migration is only ever appended: version N's SQL never changes once shipped, so a file of any
+/// older version is brought to the current one by running the steps after its version, in one
+/// transaction. A file of a newer version is refused (`StoreError.newerSchema`).
+enum StoreSchema {
+    /// The version this code writes.
+    static var currentVersion: Int { migrations.count }
+
+    /// Step `i` moves a file from version `i` to version `i + 1`.
+    static let migrations: [String] = [version1, version2]
+
+    /// Version 1: cached lists, the queue, the replay log, rejected writes and key-value metadata.
+    static let version1 = """
+        CREATE TABLE lists (
+            key TEXT PRIMARY KEY NOT NULL,
+            schema_name TEXT NOT NULL,
+            table_name TEXT NOT NULL,
+            rows BLOB NOT NULL,
+            fetched_at REAL NOT NULL
+        );
+        CREATE INDEX lists_by_table ON lists(schema_name, table_name);
+        CREATE TABLE queue (
+            seq INTEGER PRIMARY KEY,
+            id TEXT NOT NULL,
+            owner TEXT,
+            schema_name TEXT NOT NULL,
+            table_name TEXT NOT NULL,
+            operation TEXT NOT NULL,
+            payload BLOB NOT NULL,
+            created_at REAL NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE TABLE replay_log (
+            seq INTEGER PRIMARY KEY,
+            id TEXT NOT NULL,
+            schema_name TEXT NOT NULL,
+            table_name TEXT NOT NULL,
+            payload BLOB NOT NULL,
+            tick INTEGER NOT NULL
+        );
+        CREATE INDEX replay_by_table ON replay_log(schema_name, table_name, seq);
+        CREATE TABLE rejected (
+            seq INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            payload BLOB NOT NULL,
+            status INTEGER NOT NULL,
+            code TEXT,
+            message TEXT NOT NULL,
+            details TEXT,
+            hint TEXT,
+            rejected_at REAL NOT NULL
+        );
+        CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value BLOB);
+        """
+
+    /// Version 2: staleness and the fetch tick of lists, the in-flight marker of queued writes, and
+    /// per-table change marks.
+    static let version2 = """
+        ALTER TABLE lists ADD COLUMN stale INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE lists ADD COLUMN mark INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE queue ADD COLUMN in_flight INTEGER NOT NULL DEFAULT 0;
+        CREATE TABLE marks (
+            schema_name TEXT NOT NULL,
+            table_name TEXT NOT NULL,
+            tick INTEGER NOT NULL,
+            PRIMARY KEY (schema_name, table_name)
+        );
+        """
+
+    /// Brings the connection's database to the current version, or refuses a newer one.
+    static func migrate(_ connection: SQLiteConnection) throws(StoreError) {
+        let found = try version(of: connection)
+        guard found <= currentVersion else {
+            throw .newerSchema(found: found, supported: currentVersion)
+        }
+        guard found < currentVersion else { return }
+        try connection.execute(script: "BEGIN IMMEDIATE")
+        do {
+            for step in migrations[found...] { try connection.execute(script: step) }
+            try connection.execute(script: "PRAGMA user_version = \(currentVersion)")
+            try connection.execute(script: "COMMIT")
+        } catch {
+            try? connection.execute(script: "ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The file's schema version (0 for a new file).
+    static func version(of connection: SQLiteConnection) throws(StoreError) -> Int {
+        let rows = try connection.query("PRAGMA user_version") { row in Int(row.integer(0)) }
+        return rows.first ?? 0
+    }
+}

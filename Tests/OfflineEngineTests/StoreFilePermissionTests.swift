@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+@testable import OfflineEngine
+
+@Suite("Store files")
+struct StoreFilePermissionTests {
+    private static func permissions(_ url: URL) throws -> Int {
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        return try #require((attributes[.posixPermissions] as? NSNumber)?.intValue)
+    }
+
+    @Test("the folder is 0700 and the database, -wal and -shm files are 0600")
+    func ownerOnly() async throws {
+        let base = temporaryStoreFolder()
+        defer { try? FileManager.default.removeItem(at: base) }
+        let folder = base.appendingPathComponent("nested")
+        let store = try Store.open(.directory(folder))
+        try await store.enqueue(sampleWrite())
+        #expect(try Self.permissions(folder) == 0o700)
+        for suffix in ["", "-wal", "-shm"] {
+            let file = folder.appendingPathComponent(Storage.fileName + suffix)
+            #expect(FileManager.default.fileExists(atPath: file.path), "\(suffix) exists")
+            #expect(try Self.permissions(file) == 0o600, "\(suffix) is owner-only")
+        }
+        await store.close()
+    }
+
+    @Test("an existing, too-open store file is tightened to 0600; the journal is WAL")
+    func tightensAndUsesWAL() async throws {
+        let folder = temporaryStoreFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var store = try Store.open(.directory(folder))
+        await store.close()
+        let file = folder.appendingPathComponent(Storage.fileName)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
+        store = try Store.open(.directory(folder))
+        #expect(try Self.permissions(file) == 0o600)
+        let raw = try SQLiteConnection(path: file.path)
+        #expect(try raw.query("PRAGMA journal_mode") { $0.text(0) } == ["wal"])
+        await store.close()
+    }
+}

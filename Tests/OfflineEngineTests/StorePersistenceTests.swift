@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+
+@testable import OfflineEngine
+
+/// A fresh folder for one test's store, under the system's temporary directory.
+func temporaryStoreFolder() -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("store-tests-\(UUID().uuidString)")
+}
+
+/// A realistic queued insert for tests.
+func sampleWrite(table: String = "tasks", owner: String? = "user-1", title: String = "buy milk") -> Mutation {
+    let row: Row = [
+        "id": .string(UUID().uuidString.lowercased()), "title": .string(title), "done": false,
+        "big": .number(JSONNumber(text: "9007199254740993")!), "price": .number(JSONNumber(text: "1.50")!),
+    ]
+    return Mutation(ownerID: owner, table: table, operation: .insert, rows: [row])
+}
+
+@Suite("Store keeps data across a restart")
+struct StorePersistenceTests {
+    @Test("a cached list and the queue read back after reopening, numbers exact")
+    func listAndQueueSurviveReopen() async throws {
+        let folder = temporaryStoreFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let rows: [Row] = [
+            [
+                "id": .number(JSONNumber(text: "9007199254740993")!),
+                "price": .number(JSONNumber(text: "1.50")!),
+            ],
+            ["id": 2, "price": .number(JSONNumber(text: "0.10")!), "note": nil, "tags": ["a", "b"]],
+        ]
+        let fetchedAt = Date(timeIntervalSince1970: 1_700_000_000.25)
+        let write = sampleWrite()
+        var store = try Store.open(.directory(folder))
+        try await store.saveList(
+            StoredList(
+                key: "public.tasks?select=*", table: "tasks", rows: rows, fetchedAt: fetchedAt, mark: 7))
+        try await store.enqueue(write)
+        await store.close()
+
+        store = try Store.open(.directory(folder))
+        let list = try #require(try await store.list(key: "public.tasks?select=*"))
+        #expect(list.rows == rows)
+        #expect(JSONText.string(list.rows[0].json) == #"{"id":9007199254740993,"price":1.50}"#)
+        #expect(list.fetchedAt == fetchedAt)
+        #expect(list.mark == 7)
+        #expect(list.isStale == false)
+        #expect(list.table == "tasks" && list.schema == nil)
+        let queued = try await store.allQueued()
+        #expect(queued.map(\.mutation.id) == [write.id])
+        #expect(queued.first?.mutation.rows == write.rows)
+        #expect(queued.first?.mutation.ownerID == "user-1")
+        #expect(queued.first?.isInFlight == false)
+        #expect(JSONText.string(queued[0].mutation.rows[0]["big"]!) == "9007199254740993")
+        await store.close()
+    }
+
+    @Test("lists of a table are found by table and marked stale together")
+    func listsByTable() async throws {
+        let store = try Store.open(.inMemory)
+        let now = Date()
+        try await store.saveLists([
+            StoredList(key: "a", table: "tasks", rows: [["id": 1]], fetchedAt: now),
+            StoredList(key: "b", table: "tasks", rows: [], fetchedAt: now),
+            StoredList(key: "c", table: "tags", rows: [["name": "x"]], fetchedAt: now),
+            StoredList(key: "d", schema: "other", table: "tasks", rows: [], fetchedAt: now),
+        ])
+        #expect(try await store.lists(table: "tasks").map(\.key) == ["a", "b"])
+        #expect(try await store.lists(table: "tasks", schema: "other").map(\.key) == ["d"])
+        #expect(try await store.markStale(table: "tasks") == 2)
+        #expect(try await store.lists(table: "tasks").allSatisfy(\.isStale))
+        #expect(try await store.list(key: "c")?.isStale == false)
+        #expect(try await store.removeList(key: "c"))
+        #expect(try await store.list(key: "c") == nil)
+        await store.close()
+    }
+
+    @Test("change marks and ticks keep growing across a restart")
+    func marksMonotonic() async throws {
+        let folder = temporaryStoreFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var store = try Store.open(.directory(folder))
+        let first = try await store.nextTick()
+        let marked = try await store.advanceMark(table: "tasks")
+        #expect(marked > first)
+        #expect(try await store.mark(table: "tasks") == marked)
+        #expect(try await store.mark(table: "never") == 0)
+        await store.close()
+
+        store = try Store.open(.directory(folder))
+        #expect(try await store.mark(table: "tasks") == marked)
+        let after = try await store.nextTick()
+        #expect(after > marked)
+        #expect(try await store.advanceMark(table: "tasks") > after)
+        await store.close()
+    }
+
+    @Test("the owner and the session round-trip and can be forgotten")
+    func ownerAndSession() async throws {
+        let folder = temporaryStoreFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = AuthSession(
+            accessToken: "token", refreshToken: "refresh", userID: "user-1",
+            expiresAt: Date(timeIntervalSince1970: 1_800_000_000))
+        var store = try Store.open(.directory(folder))
+        #expect(try await store.owner() == nil)
+        #expect(try await store.session() == nil)
+        try await store.setOwner("user-1")
+        try await store.setSession(session)
+        await store.close()
+
+        store = try Store.open(.directory(folder))
+        #expect(try await store.owner() == "user-1")
+        #expect(try await store.session() == session)
+        try await store.setOwner(nil)
+        try await store.setSession(nil)
+        #expect(try await store.owner() == nil)
+        #expect(try await store.session() == nil)
+        await store.close()
+    }
+
+    @Test("clearAll wipes lists, queue, replay log, rejected writes, session and owner; ticks keep growing")
+    func clearAll() async throws {
+        let store = try Store.open(.inMemory)
+        let queued = sampleWrite()
+        let rejected = sampleWrite()
+        try await store.saveList(StoredList(key: "k", table: "tasks", rows: [["id": 1]], fetchedAt: Date()))
+        try await store.enqueue(queued)
+        try await store.enqueue(rejected)
+        try await store.reject(rejected.id, details: RejectionDetails(status: 400, message: "bad"))
+        try await store.appendToReplayLog(sampleWrite(), tick: 1)
+        try await store.setOwner("user-1")
+        try await store.setSession(AuthSession(accessToken: "t", userID: "user-1"))
+        let tick = try await store.nextTick()
+
+        try await store.clearAll()
+        #expect(try await store.list(key: "k") == nil)
+        #expect(try await store.allQueued().isEmpty)
+        #expect(try await store.rejected().isEmpty)
+        #expect(try await store.replayLog(table: "tasks").isEmpty)
+        #expect(try await store.owner() == nil)
+        #expect(try await store.session() == nil)
+        #expect(try await store.nextTick() > tick)
+        await store.close()
+    }
+
+    @Test("a closed store refuses work with a closed error")
+    func closedStore() async throws {
+        let store = try Store.open(.inMemory)
+        await store.close()
+        await #expect(throws: StoreError.closed) { try await store.enqueue(sampleWrite()) }
+        await store.close()
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+@testable import OfflineEngine
+
+/// Records the order of its calls to the store, with no suspension between recording and calling.
+private actor RecordingWriter {
+    let store: Store
+    var order: [UUID] = []
+
+    init(store: Store) { self.store = store }
+
+    func append(_ mutation: Mutation) async throws {
+        order.append(mutation.id)
+        try await store.enqueue(mutation)
+    }
+}
+
+@Suite("Store queue order")
+struct StoreQueueOrderTests {
+    @Test("concurrent writers keep the queue in call order")
+    func callOrderUnderConcurrency() async throws {
+        let store = try Store.open(.inMemory)
+        let writer = RecordingWriter(store: store)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<300 {
+                group.addTask { try await writer.append(sampleWrite(title: "write \(index)")) }
+            }
+            try await group.waitForAll()
+        }
+        let queued = try await store.allQueued()
+        #expect(queued.map(\.mutation.id) == (await writer.order))
+        #expect(queued.map(\.sequence) == queued.map(\.sequence).sorted())
+        await store.close()
+    }
+
+    @Test("each writer's sequence stays in order when many write at once")
+    func perWriterOrder() async throws {
+        let folder = temporaryStoreFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try Store.open(.directory(folder))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<16 {
+                group.addTask {
+                    for index in 0..<50 {
+                        try await store.enqueue(sampleWrite(owner: "w\(writer)", title: "\(index)"))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let queued = try await store.allQueued()
+        #expect(queued.count == 800)
+        for writer in 0..<16 {
+            let titles = try await store.queue(owner: "w\(writer)").map {
+                $0.mutation.rows[0]["title"]?.stringValue
+            }
+            #expect(titles == (0..<50).map { "\($0)" })
+        }
+        await store.close()
+    }
+
+    @Test("a write sent but not answered is reported at the next open")
+    func inFlightReportedAtReopen() async throws {
+        let folder = temporaryStoreFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let writes = [sampleWrite(), sampleWrite(), sampleWrite()]
+        var store = try Store.open(.directory(folder))
+        for write in writes { try await store.enqueue(write) }
+        #expect(try await store.markInFlight(writes[1].id))
+        #expect(try await store.recordAttempt(writes[1].id))
+        #expect(try await store.recordAttempt(writes[1].id))
+        #expect(try await store.markInFlight(UUID()) == false)
+        #expect(store.interruptedWrites.isEmpty)
+        await store.close()
+
+        store = try Store.open(.directory(folder))
+        #expect(store.interruptedWrites == [writes[1].id])
+        let queued = try await store.allQueued()
+        #expect(queued.map(\.isInFlight) == [false, true, false])
+        #expect(queued[1].mutation.attempts == 2)
+        #expect(try await store.clearInFlight(writes[1].id))
+        #expect(try await store.removeFromQueue(writes[0].id))
+        #expect(try await store.allQueued().map(\.mutation.id) == [writes[1].id, writes[2].id])
+        #expect(try await store.queuedCount() == 2)
+        await store.close()
+    }
+
+    @Test("writes made while signed out are claimed by the next user")
+    func claimUnowned() async throws {
+        let store = try Store.open(.inMemory)
+        try await store.enqueue(sampleWrite(owner: nil))
+        try await store.enqueue(sampleWrite(owner: "other"))
+        #expect(try await store.claimUnownedWrites(for: "user-2") == 1)
+        #expect(try await store.queue(owner: nil).isEmpty)
+        #expect(try await store.queue(owner: "user-2").first?.mutation.ownerID == "user-2")
+        await store.close()
+    }
+
+    @Test("the same write queued twice is refused, and the queue still finds its writes after")
+    func duplicateRefused() async throws {
+        let store = try Store.open(.inMemory)
+        let write = sampleWrite()
+        let other = sampleWrite()
+        try await store.enqueue(write)
+        await #expect(throws: StoreError.self) { try await store.enqueue(write) }
+        try await store.enqueue(other)
+        #expect(try await store.allQueued().map(\.mutation.id) == [write.id, other.id])
+        #expect(try await store.markInFlight(other.id))
+        #expect(try await store.removeFromQueue(write.id))
+        #expect(try await store.removeFromQueue(write.id) == false)
+        #expect(try await store.allQueued().map(\.isInFlight) == [true])
+        await store.close()
+    }
+}
