@@ -14,6 +14,20 @@ struct OverlayKeys: Sendable {
         values(of: row, columns: columns).map(RowKey.init(values:))
     }
 
+    /// The key of `row` as one string (the values joined by NUL, which Postgres text never
+    /// holds), or `nil` when a key column is missing or null: a cheap dictionary key.
+    func indexKey(of row: Row) -> String? {
+        if columns.count == 1, let column = columns.first {
+            return row[column].flatMap(OverlayKeys.normalised)
+        }
+        return values(of: row, columns: columns).map(OverlayKeys.indexKey(values:))
+    }
+
+    /// Key values as one string, in the form `indexKey(of:)` gives.
+    static func indexKey(values: [String]) -> String {
+        values.count == 1 ? values[0] : values.joined(separator: "\u{0}")
+    }
+
     /// The normalised values of `columns` in `row`, or `nil` when one is missing or null.
     func values(of row: Row, columns: [String]) -> [String]? {
         var values = [String]()
@@ -33,13 +47,21 @@ struct OverlayKeys: Sendable {
 
     /// Text as key text: UUIDs in lower case, anything else as it is.
     static func normalised(text: String) -> String {
-        let hasCapital = text.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
+        let isCapital = { (byte: UInt8) in byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
+        let hasCapital =
+            text.utf8.withContiguousStorageIfAvailable { $0.contains(where: isCapital) }
+            ?? text.utf8.contains(where: isCapital)
         return hasCapital ? RowKey.normalised(text: text) : text
     }
 
     /// The keys a filter list pins a single-column key to (`eq(id, x)`, `in(id, [...])` at the
     /// top level, intersected), or `nil` when the filters do not pin the key.
     func pinnedKeys(by filters: [Filter]) -> [RowKey]? {
+        pinnedIndexKeys(by: filters).map { $0.map { RowKey(values: [$0]) } }
+    }
+
+    /// The index keys (see `indexKey(of:)`) a filter list pins a single-column key to, or `nil`.
+    func pinnedIndexKeys(by filters: [Filter]) -> [String]? {
         guard columns.count == 1, let keyColumn = columns.first else { return nil }
         var pinned: [String]?
         for case .condition(let condition) in filters
@@ -61,6 +83,6 @@ struct OverlayKeys: Sendable {
         }
         guard let pinned else { return nil }
         var seen = Set<String>()
-        return pinned.filter { seen.insert($0).inserted }.map { RowKey(values: [$0]) }
+        return pinned.filter { seen.insert($0).inserted }
     }
 }

@@ -25,9 +25,9 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     /// The list's rows in order; `nil` where a row left.
     private var slots: [Row?]
     /// The slot of each keyed row in the list.
-    private var index: [RowKey: Int]
+    private var index: [String: Int]
     /// Keyed rows of the table the list does not hold (never a key in `index`).
-    private var outside: [RowKey: Outside]
+    private var outside: [String: Outside]
     /// Set when a row an UPDATE moved into the list was read with other columns, so it did
     /// not join: the list must be fetched again.
     private(set) var needsRefetch = false
@@ -40,9 +40,9 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
         filters = list.query.filters
         shape = ReadShape(list.query)
         slots = list.rows.map(Optional.some)
-        var index = [RowKey: Int](minimumCapacity: list.rows.count)
+        var index = [String: Int](minimumCapacity: list.rows.count)
         for (slot, row) in list.rows.enumerated() {
-            if let key = keys.key(of: row), index[key] == nil { index[key] = slot }
+            if let key = keys.indexKey(of: row), index[key] == nil { index[key] = slot }
         }
         self.index = index
         outside = [:]
@@ -52,7 +52,7 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
         for other in sameTable.sorted(by: { $0.fetchTick < $1.fetchTick }) {
             let origin = Origin.read(ReadShape(other.query))
             for row in other.rows {
-                if let key = keys.key(of: row), index[key] == nil {
+                if let key = keys.indexKey(of: row), index[key] == nil {
                     outside[key] = Outside(row: row, origin: origin)
                 }
             }
@@ -94,7 +94,7 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     /// An INSERT's or UPSERT's row: merged into the row with the same conflict columns (or key),
     /// else joining the list when its filters may admit it.
     private mutating func place(_ row: Row, conflictColumns: [String]?, isUpsert: Bool) -> Bool {
-        let key = keys.key(of: row)
+        let key = keys.indexKey(of: row)
         var match: Int?
         if let conflictColumns {
             if let wanted = keys.values(of: row, columns: conflictColumns) {
@@ -122,12 +122,12 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
 
     /// An UPDATE: patches the list's rows the filter provably matches (a row whose list filters
     /// then fail leaves), then the rows outside it, moving in those whose membership changes from
-    /// provably out to possibly in (in order of key text).
+    /// provably out to possibly in (in order of their key values).
     private mutating func update(matching updateFilters: [Filter], with patch: Row) -> Bool {
-        let pinned = keys.pinnedKeys(by: updateFilters)
+        let pinned = keys.pinnedIndexKeys(by: updateFilters)
         let listTargets = pinned.map { $0.compactMap { index[$0] }.sorted() } ?? Array(slots.indices)
         let outsideTargets = (pinned.map { $0.filter { outside[$0] != nil } } ?? Array(outside.keys))
-            .sorted { $0.description < $1.description }
+            .sorted()
         var changed = false
         for slot in listTargets {
             guard let row = slots[slot], evaluator.evaluate(updateFilters, on: row) == .true else { continue }
@@ -139,7 +139,7 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
             }
             let patched = known.row.merging(patch)
             outside[key] = nil
-            let newKey = keys.key(of: patched) ?? key
+            let newKey = keys.indexKey(of: patched) ?? key
             if admits(known.row) == .false && admits(patched) != .false {
                 if may(known, join: patched) {
                     append(patched, key: newKey)
@@ -165,7 +165,7 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
 
     /// A DELETE: removes the rows its filter provably matches, in the list and outside it.
     private mutating func delete(matching deleteFilters: [Filter]) -> Bool {
-        let pinned = keys.pinnedKeys(by: deleteFilters)
+        let pinned = keys.pinnedIndexKeys(by: deleteFilters)
         let listTargets = pinned.map { $0.compactMap { index[$0] } } ?? Array(slots.indices)
         var changed = false
         for slot in listTargets {
@@ -187,13 +187,13 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     private mutating func replace(_ slot: Int, old: Row, with merged: Row) -> Bool {
         if admits(merged) == .false {
             remove(slot, row: old)
-            if let key = keys.key(of: merged) { outside[key] = Outside(row: merged, origin: .read(shape)) }
+            if let key = keys.indexKey(of: merged) { outside[key] = Outside(row: merged, origin: .read(shape)) }
             return true
         }
         guard merged != old else { return false }
         slots[slot] = merged
-        let oldKey = keys.key(of: old)
-        let newKey = keys.key(of: merged)
+        let oldKey = keys.indexKey(of: old)
+        let newKey = keys.indexKey(of: merged)
         if oldKey != newKey {
             if let oldKey, index[oldKey] == slot { index[oldKey] = nil }
             if let newKey {
@@ -206,10 +206,10 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
 
     private mutating func remove(_ slot: Int, row: Row) {
         slots[slot] = nil
-        if let key = keys.key(of: row), index[key] == slot { index[key] = nil }
+        if let key = keys.indexKey(of: row), index[key] == slot { index[key] = nil }
     }
 
-    private mutating func append(_ row: Row, key: RowKey?) {
+    private mutating func append(_ row: Row, key: String?) {
         slots.append(row)
         if let key {
             index[key] = slots.count - 1
