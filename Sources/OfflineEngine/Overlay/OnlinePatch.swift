@@ -155,9 +155,11 @@ private struct OnlinePatcher<Evaluator: RowFilterEvaluating> {
         var rows = list.rows
         var changed = false
         for item in laid {
-            let wanted = keys.values(of: item.row, columns: matchColumns)
-            let match = wanted.flatMap { wanted in
+            var match = keys.values(of: item.row, columns: matchColumns).flatMap { wanted in
                 rows.firstIndex { keys.values(of: $0, columns: matchColumns) == wanted }
+            }
+            if match == nil, matchColumns != keys.columns, let key = keys.key(of: item.row) {
+                match = rows.firstIndex { keys.key(of: $0) == key }
             }
             if let match {
                 guard mayJoin(item, list.query) else { return .stale }
@@ -175,7 +177,7 @@ private struct OnlinePatcher<Evaluator: RowFilterEvaluating> {
                 changed = true
             }
         }
-        return changed ? .rows(rows) : .unchanged
+        return changed && rows != list.rows ? .rows(rows) : .unchanged
     }
 
     /// The written rows a read with nothing cached admits.
@@ -269,7 +271,7 @@ private struct OnlinePatcher<Evaluator: RowFilterEvaluating> {
             rows.append(patched)
             changed = true
         }
-        return changed ? .rows(rows) : .unchanged
+        return changed && rows != list.rows ? .rows(rows) : .unchanged
     }
 
     /// An accepted DELETE laid into one list: the returned keys, or the rows its filter provably

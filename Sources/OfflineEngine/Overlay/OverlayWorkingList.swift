@@ -31,6 +31,9 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     /// Set when a row an UPDATE moved into the list was read with other columns, so it did
     /// not join: the list must be fetched again.
     private(set) var needsRefetch = false
+    /// Set once two of the list's rows share a key (an upsert matched by other conflict columns
+    /// took another row's key, say): from then on rows are found by scanning, not by the index.
+    private var hasDuplicateKeys = false
 
     /// The working state of `list`, with the rows of `otherLists` (of any table; only the
     /// list's own table is used) as rows an UPDATE can move in, the most recently fetched first.
@@ -42,7 +45,8 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
         slots = list.rows.map(Optional.some)
         var index = [String: Int](minimumCapacity: list.rows.count)
         for (slot, row) in list.rows.enumerated() {
-            if let key = keys.indexKey(of: row), index[key] == nil { index[key] = slot }
+            guard let key = keys.indexKey(of: row) else { continue }
+            if index[key] == nil { index[key] = slot } else { hasDuplicateKeys = true }
         }
         self.index = index
         outside = [:]
@@ -91,19 +95,20 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
         filters.isEmpty ? .true : evaluator.evaluate(filters, on: row)
     }
 
-    /// An INSERT's or UPSERT's row: merged into the row with the same conflict columns (or key),
-    /// else joining the list when its filters may admit it.
+    /// An INSERT's or UPSERT's row: merged into the row with the same conflict columns, else the
+    /// row with the same key, else joining the list when its filters may admit it.
     private mutating func place(_ row: Row, conflictColumns: [String]?, isUpsert: Bool) -> Bool {
         let key = keys.indexKey(of: row)
         var match: Int?
-        if let conflictColumns {
-            if let wanted = keys.values(of: row, columns: conflictColumns) {
-                match = slots.firstIndex { slot in
-                    slot.flatMap { keys.values(of: $0, columns: conflictColumns) } == wanted
-                }
+        if let conflictColumns, let wanted = keys.values(of: row, columns: conflictColumns) {
+            match = slots.firstIndex { slot in
+                slot.flatMap { keys.values(of: $0, columns: conflictColumns) } == wanted
             }
-        } else if let key {
-            match = index[key]
+        }
+        if match == nil, let key {
+            // Without a row with the same conflict columns, the row with the same key: the server
+            // never holds two rows with one key, so the list must not show two.
+            match = hasDuplicateKeys ? slots.firstIndex { $0.flatMap(keys.indexKey(of:)) == key } : index[key]
         }
         if let match, let old = slots[match] {
             return replace(match, old: old, with: old.merging(row))
@@ -124,7 +129,7 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     /// then fail leaves), then the rows outside it, moving in those whose membership changes from
     /// provably out to possibly in (in order of their key values).
     private mutating func update(matching updateFilters: [Filter], with patch: Row) -> Bool {
-        let pinned = keys.pinnedIndexKeys(by: updateFilters)
+        let pinned = hasDuplicateKeys ? nil : keys.pinnedIndexKeys(by: updateFilters)
         let listTargets = pinned.map { $0.compactMap { index[$0] }.sorted() } ?? Array(slots.indices)
         let outsideTargets = (pinned.map { $0.filter { outside[$0] != nil } } ?? Array(outside.keys))
             .sorted()
@@ -165,7 +170,7 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
 
     /// A DELETE: removes the rows its filter provably matches, in the list and outside it.
     private mutating func delete(matching deleteFilters: [Filter]) -> Bool {
-        let pinned = keys.pinnedIndexKeys(by: deleteFilters)
+        let pinned = hasDuplicateKeys ? nil : keys.pinnedIndexKeys(by: deleteFilters)
         let listTargets = pinned.map { $0.compactMap { index[$0] } } ?? Array(slots.indices)
         var changed = false
         for slot in listTargets {
@@ -197,6 +202,7 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
         if oldKey != newKey {
             if let oldKey, index[oldKey] == slot { index[oldKey] = nil }
             if let newKey {
+                if let other = index[newKey], other != slot, slots[other] != nil { hasDuplicateKeys = true }
                 index[newKey] = slot
                 outside[newKey] = nil
             }
@@ -212,6 +218,7 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     private mutating func append(_ row: Row, key: String?) {
         slots.append(row)
         if let key {
+            if let other = index[key], slots[other] != nil { hasDuplicateKeys = true }
             index[key] = slots.count - 1
             outside[key] = nil
         }
