@@ -9,7 +9,8 @@ enum OverlayBenchmark {
             let writeCount = rowCount / 10
             let rows = (0..<rowCount).map { index -> Row in
                 [
-                    "id": .string(uuid(index)), "title": .string("Task \(index)"), "done": .bool(index % 2 == 0),
+                    "id": .string(uuid(index)), "title": .string("Task \(index)"),
+                    "done": .bool(index % 2 == 0),
                     "priority": .number(JSONNumber(index % 5)),
                 ]
             }
@@ -23,27 +24,32 @@ enum OverlayBenchmark {
                 case 2, 3:
                     return Mutation(
                         table: "tasks", operation: .update, rows: [["done": true]],
-                        filters: [.condition(FilterCondition(column: "id", op: .eq, operand: .value(target)))])
+                        filters: [.condition(FilterCondition(column: "id", op: .eq, operand: .value(target)))]
+                    )
                 default:
                     return Mutation(
                         table: "tasks", operation: .delete,
-                        filters: [.condition(FilterCondition(column: "id", op: .eq, operand: .value(target)))])
+                        filters: [.condition(FilterCondition(column: "id", op: .eq, operand: .value(target)))]
+                    )
                 }
             }
             let query = QueryDescription(table: "tasks", select: "id,title,done,priority")
             let keys = PrimaryKeys()
             var shown = 0
             let value = median {
-                shown = OverlayBenchmarkHooks.overlay(rows, query: query, writes: writes, primaryKeys: keys).count
+                shown =
+                    OverlayBenchmarkHooks.overlay(rows, query: query, writes: writes, primaryKeys: keys).count
             }
             var indexed = 0
             let baseline = median {
                 indexed = OverlayBenchmarkHooks.indexRows(rows, table: "tasks", primaryKeys: keys)
             }
             let line: [String: Any] = [
-                "bench": "overlay", "rows": rowCount, "writes": writeCount, "value": round3(value), "unit": "ms",
+                "bench": "overlay", "rows": rowCount, "writes": writeCount, "value": round3(value),
+                "unit": "ms",
                 "baseline": round3(baseline), "ratio": round3(value / max(baseline, 0.000_001)),
-                "baselineWhat": "copy rows and build the key index", "shownRows": shown, "indexedKeys": indexed,
+                "baselineWhat": "copy rows and build the key index", "shownRows": shown,
+                "indexedKeys": indexed,
             ]
             let data = try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys])
             print(String(decoding: data, as: UTF8.self))

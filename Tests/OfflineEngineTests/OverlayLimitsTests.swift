@@ -25,7 +25,8 @@ struct OverlayLimitsTests {
 
     @Test("limit: an edited sort column does not move the row")
     func sortNotApplied() {
-        let list = F.list(rows: [["id": "a", "rank": 1], ["id": "b", "rank": 2]], order: [OrderTerm(column: "rank")])
+        let list = F.list(
+            rows: [["id": "a", "rank": 1], ["id": "b", "rank": 2]], order: [OrderTerm(column: "rank")])
         let update = F.write(.update, rows: [["rank": 9]], filters: [F.eq("id", "a")])
         #expect(F.shown(list, [update]).rows == [["id": "a", "rank": 9], ["id": "b", "rank": 2]])
     }
@@ -44,10 +45,13 @@ struct OverlayLimitsTests {
     @Test("limit: a row read with other columns never joins a list, which is fetched again instead")
     func otherColumnsNeverJoin() {
         let done = F.list(select: "id,done", filters: [F.eq("done", "true")], rows: [])
-        let narrowOpen = F.list(select: "id,done,title", filters: [F.eq("done", "false")], rows: [
-            ["id": "a", "done": false, "title": "A"]
-        ])
-        let sameOpen = F.list(select: "done,id", filters: [F.eq("done", "false")], rows: [["id": "b", "done": false]])
+        let narrowOpen = F.list(
+            select: "id,done,title", filters: [F.eq("done", "false")],
+            rows: [
+                ["id": "a", "done": false, "title": "A"]
+            ])
+        let sameOpen = F.list(
+            select: "done,id", filters: [F.eq("done", "false")], rows: [["id": "b", "done": false]])
         let update = F.write(.update, rows: [["done": true]], filters: [F.inList("id", ["a", "b"])])
         let shown = F.shown(done, [update], otherLists: [narrowOpen, sameOpen])
         #expect(shown.rows == [["id": "b", "done": true]])
@@ -60,9 +64,11 @@ struct OverlayLimitsTests {
         let limited = F.list(
             select: select, filters: [F.eq("done", "true")], rows: [],
             embedParameters: [QueryParameter(name: "author.limit", value: "1")])
-        let plain = F.list(select: select, filters: [F.eq("done", "false")], rows: [
-            ["id": "a", "done": false, "author": ["name": "Ann"]]
-        ])
+        let plain = F.list(
+            select: select, filters: [F.eq("done", "false")],
+            rows: [
+                ["id": "a", "done": false, "author": ["name": "Ann"]]
+            ])
         let update = F.write(.update, rows: [["done": true]], filters: [F.eq("id", "a")])
         let shown = F.shown(limited, [update], otherLists: [plain])
         #expect(shown.rows.isEmpty)
@@ -103,25 +109,32 @@ struct OverlayLimitsTests {
     func upsertKeysOnID() {
         let list = F.list("tags", rows: [["name": "red", "color": "f00"]])
         let unnamed = F.write(.upsert, table: "tags", rows: [["name": "red", "color": "e00"]])
-        let named = F.write(.upsert, table: "tags", rows: [["name": "red", "color": "e00"]], onConflict: ["name"])
-        #expect(F.shown(list, [unnamed]).rows == [["name": "red", "color": "f00"], ["name": "red", "color": "e00"]])
+        let named = F.write(
+            .upsert, table: "tags", rows: [["name": "red", "color": "e00"]], onConflict: ["name"])
+        #expect(
+            F.shown(list, [unnamed]).rows == [
+                ["name": "red", "color": "f00"], ["name": "red", "color": "e00"],
+            ])
         #expect(F.shown(list, [named]).rows == [["name": "red", "color": "e00"]])
     }
 
     @Test("limit: an ignore-duplicates upsert shows as though it landed")
     func ignoreDuplicatesLands() {
         let list = F.list(rows: [["id": "a", "title": "server"]])
-        let upsert = F.write(.upsert, rows: [["id": "a", "title": "mine"], ["id": "b"]], ignoreDuplicates: true)
+        let upsert = F.write(
+            .upsert, rows: [["id": "a", "title": "mine"], ["id": "b"]], ignoreDuplicates: true)
         #expect(F.shown(list, [upsert]).rows == [["id": "a", "title": "mine"], ["id": "b"]])
         let online = TestOverlay().patch(upsert, returned: nil, into: [list])
         #expect(online.lists == [.rows([["id": "a", "title": "mine"], ["id": "b"]])])
     }
 
-    @Test("limit: past 1,000 newer replayed writes a list cached long ago loses the oldest; a deleted row reappears")
+    @Test("limit: past 1,000 newer replayed writes an old list loses the oldest; a deleted row reappears")
     func replayCapReappears() {
         let list = F.list(rows: [["id": "a"]], fetchTick: 0)
         var log = [ReplayEntry(tick: 1, mutation: F.write(.delete, filters: [F.eq("id", "a")]))]
-        log += (2...1_000).map { ReplayEntry(tick: $0, mutation: F.write(.insert, rows: [["id": .string("n\($0)")]])) }
+        log += (2...1_000).map {
+            ReplayEntry(tick: $0, mutation: F.write(.insert, rows: [["id": .string("n\($0)")]]))
+        }
         let before = TestOverlay().read(list, queue: [], replayLog: log, ownerID: "alice")
         #expect(!F.ids(before.rows).contains("a"))
         #expect(before.rows.count == 999)

@@ -10,12 +10,15 @@ struct OverlayOnlinePatchTests {
     let open = F.list(filters: [F.eq("done", "false")], rows: [["id": "a", "done": false, "title": "A"]])
     let done = F.list(filters: [F.eq("done", "true")], rows: [["id": "d", "done": true, "title": "D"]])
 
-    @Test("the rows the server returned join every cached list that admits them, merged with the columns sent")
+    @Test(
+        "the rows the server returned join every cached list that admits them, merged with the columns sent")
     func returnedRowsJoin() {
         let insert = F.write(.insert, rows: [["id": "n", "done": false, "title": "N"]], returning: "*")
         let result = TestOverlay().patch(
             insert, returned: [["id": "n", "done": false, "created_at": "2024"]], into: [open, done])
-        #expect(result.lists[0] == .rows(open.rows + [["id": "n", "done": false, "title": "N", "created_at": "2024"]]))
+        #expect(
+            result.lists[0]
+                == .rows(open.rows + [["id": "n", "done": false, "title": "N", "created_at": "2024"]]))
         #expect(result.lists[1] == .unchanged)
     }
 
@@ -69,7 +72,8 @@ struct OverlayOnlinePatchTests {
     @Test("an accepted DELETE removes the returned rows, or those its filter provably matches")
     func deleteRemoves() {
         let byFilter = F.write(.delete, filters: [F.eq("id", "a")])
-        #expect(TestOverlay().patch(byFilter, returned: nil, into: [open, done]).lists == [.rows([]), .unchanged])
+        #expect(
+            TestOverlay().patch(byFilter, returned: nil, into: [open, done]).lists == [.rows([]), .unchanged])
         let byReturn = F.write(.delete, filters: [F.condition("title", .like, "*")], returning: "id")
         let result = TestOverlay().patch(byReturn, returned: [["id": "d"]], into: [open, done])
         #expect(result.lists == [.unchanged, .rows([])])
@@ -91,7 +95,8 @@ struct OverlayOnlinePatchTests {
 
     @Test("a row returned with other columns than a list reads marks that list stale instead of joining")
     func otherColumnsStale() {
-        let narrow = F.list(select: "id,done", filters: [F.eq("done", "false")], rows: [["id": "a", "done": false]])
+        let narrow = F.list(
+            select: "id,done", filters: [F.eq("done", "false")], rows: [["id": "a", "done": false]])
         let insert = F.write(.insert, rows: [["id": "n", "done": false]], returning: "*")
         let returned: [Row] = [["id": "n", "done": false, "title": nil]]
         let result = TestOverlay().patch(insert, returned: returned, into: [narrow, open])

@@ -20,10 +20,14 @@ struct OverlayPendingMutationTests {
 
     @Test("an update's or delete's row keys come from eq and in filters on the key column")
     func filterKeys() {
-        let byID = F.write(.update, rows: [["done": true]], filters: [F.eq("id", "a"), F.eq("done", "false")])
+        let byID = F.write(
+            .update, rows: [["done": true]], filters: [F.eq("id", "a"), F.eq("done", "false")])
         let byList = F.write(.delete, filters: [F.inList("id", ["a", "b", "a"])])
         let byOther = F.write(.delete, filters: [F.eq("title", "x")])
-        let negated = F.write(.delete, filters: [.condition(FilterCondition(column: "id", op: .eq, operand: .value("a"), negated: true))])
+        let negated = F.write(
+            .delete,
+            filters: [.condition(FilterCondition(column: "id", op: .eq, operand: .value("a"), negated: true))]
+        )
         #expect(PendingMutation(byID, primaryKeys: PrimaryKeys()).rowIDs == ["a"])
         #expect(PendingMutation(byList, primaryKeys: PrimaryKeys()).rowIDs == ["a", "b"])
         #expect(PendingMutation(byOther, primaryKeys: PrimaryKeys()).rowIDs.isEmpty)

@@ -58,7 +58,8 @@ private struct OverlayModel {
         let shape = ReadShape(query)
         var rows = list.rows
         var outside = [String: Known]()
-        for other in others.sorted(by: { $0.fetchTick < $1.fetchTick }) where other.query.table == query.table {
+        for other in others.sorted(by: { $0.fetchTick < $1.fetchTick }) where other.query.table == query.table
+        {
             for row in other.rows {
                 if let k = key(row), !rows.contains(where: { key($0) == k }) {
                     outside[k] = Known(row: row, shape: ReadShape(other.query))
@@ -67,7 +68,8 @@ private struct OverlayModel {
         }
         var pending = false
         var refetch = false
-        for write in writes where write.mutation.table == query.table && write.mutation.schema == query.schema {
+        for write in writes where write.mutation.table == query.table && write.mutation.schema == query.schema
+        {
             var changed = false
             let mutation = write.mutation
             switch mutation.operation {
@@ -130,7 +132,8 @@ private struct OverlayModel {
                     let patched = known.row.merging(patch)
                     outside[k] = nil
                     if admits(query, known.row) == .false && admits(query, patched) != .false {
-                        let fits = known.shape.map { $0.mayJoin(shape, rowColumns: known.row.columns) } ?? true
+                        let fits =
+                            known.shape.map { $0.mayJoin(shape, rowColumns: known.row.columns) } ?? true
                         if fits {
                             rows.append(patched)
                             changed = true
@@ -156,9 +159,11 @@ private struct OverlayModel {
         switch write.operation {
         case .insert, .upsert:
             let conflict = write.operation == .upsert ? (write.onConflict ?? ["id"]) : ["id"]
-            if write.operation == .upsert && write.rows.contains(where: { row in
-                conflict.contains { row[$0] == nil || row[$0] == .null }
-            }) {
+            if write.operation == .upsert
+                && write.rows.contains(where: { row in
+                    conflict.contains { row[$0] == nil || row[$0] == .null }
+                })
+            {
                 return lists.map { _ in .stale }
             }
             return lists.map { list in
@@ -168,7 +173,11 @@ private struct OverlayModel {
                     if match == nil, let k = key(row) { match = rows.firstIndex { key($0) == k } }
                     if let match {
                         let merged = rows[match].merging(row)
-                        if admits(list.query, merged) == .false { rows.remove(at: match) } else { rows[match] = merged }
+                        if admits(list.query, merged) == .false {
+                            rows.remove(at: match)
+                        } else {
+                            rows[match] = merged
+                        }
                     } else if admits(list.query, row) != .false {
                         rows.append(row)
                     }
@@ -197,12 +206,15 @@ private struct OverlayModel {
                     }
                 }
                 for k in held.keys.sorted() where !list.rows.contains(where: { key($0) == k }) {
-                    guard let (row, shape) = held[k], evaluator.evaluate(write.filters, on: row) == .true else {
+                    guard let (row, shape) = held[k], evaluator.evaluate(write.filters, on: row) == .true
+                    else {
                         continue
                     }
                     let patched = row.merging(patch)
                     if admits(list.query, row) == .false && admits(list.query, patched) != .false {
-                        guard shape.mayJoin(ReadShape(list.query), rowColumns: row.columns) else { return .stale }
+                        guard shape.mayJoin(ReadShape(list.query), rowColumns: row.columns) else {
+                            return .stale
+                        }
                         rows.append(patched)
                     }
                 }
@@ -236,7 +248,9 @@ struct OverlayPropertyTests {
         var row = Row([:])
         if let id { row["id"] = id }
         if full || random.chance(60) { row["done"] = .bool(random.chance(50)) }
-        if full || random.chance(50) { row["title"] = random.chance(10) ? .null : .string(random.pick(["a", "b"])) }
+        if full || random.chance(50) {
+            row["title"] = random.chance(10) ? .null : .string(random.pick(["a", "b"]))
+        }
         if full || random.chance(30) { row["p"] = .number(JSONNumber(Int.random(in: 1...3, using: &random))) }
         return row
     }
@@ -268,7 +282,8 @@ struct OverlayPropertyTests {
         }
         return F.list(
             select: named ? random.pick(["id,done,title,p", "p,title,done,id"]) : "*",
-            filters: filters(&random, forList: true), rows: rows, fetchTick: Int.random(in: 0...6, using: &random))
+            filters: filters(&random, forList: true), rows: rows,
+            fetchTick: Int.random(in: 0...6, using: &random))
     }
 
     private static func write(_ random: inout SeededRandom) -> Mutation {
@@ -318,11 +333,13 @@ struct OverlayPropertyTests {
                     let actual = overlay.patch(write, returned: nil, into: lists).lists
                     #expect(actual == expected, "sequence \(sequence): online \(write.operation)")
                     if actual != expected && ProcessInfo.processInfo.environment["OVERLAY_DEBUG"] != nil {
-                        print("WRITE", write.operation, write.filters, write.onConflict as Any,
-                              write.rows.map { JSONText.string($0.json) })
+                        print(
+                            "WRITE", write.operation, write.filters, write.onConflict as Any,
+                            write.rows.map { JSONText.string($0.json) })
                         for list in lists {
-                            print("LIST", list.query.select, list.query.filters, list.fetchTick,
-                                  list.rows.map { JSONText.string($0.json) })
+                            print(
+                                "LIST", list.query.select, list.query.filters, list.fetchTick,
+                                list.rows.map { JSONText.string($0.json) })
                         }
                         print("ACTUAL", actual)
                         print("EXPECTED", expected)
@@ -340,16 +357,20 @@ struct OverlayPropertyTests {
                     unseen.map { OverlayWrite($0.mutation, isQueued: false) }
                     + queue.filter { $0.ownerID != "bob" }.map { OverlayWrite($0, isQueued: true) }
                 let expected = model.show(list, others: others, writes: writes)
-                let actual = overlay.read(list, otherLists: others, queue: queue, replayLog: log, ownerID: "alice")
+                let actual = overlay.read(
+                    list, otherLists: others, queue: queue, replayLog: log, ownerID: "alice")
                 #expect(actual == expected, "sequence \(sequence), list \(index)")
                 if actual != expected && ProcessInfo.processInfo.environment["OVERLAY_DEBUG"] != nil {
                     for write in writes {
-                        print("WRITE", write.isQueued, write.mutation.operation, write.mutation.filters,
-                              write.mutation.onConflict as Any, write.mutation.rows.map { JSONText.string($0.json) })
+                        print(
+                            "WRITE", write.isQueued, write.mutation.operation, write.mutation.filters,
+                            write.mutation.onConflict as Any,
+                            write.mutation.rows.map { JSONText.string($0.json) })
                     }
                     for other in [list] + others {
-                        print("LIST", other.query.select, other.query.filters, other.fetchTick,
-                              other.rows.map { JSONText.string($0.json) })
+                        print(
+                            "LIST", other.query.select, other.query.filters, other.fetchTick,
+                            other.rows.map { JSONText.string($0.json) })
                     }
                 }
                 compared += 1

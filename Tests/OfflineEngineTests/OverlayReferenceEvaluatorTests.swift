@@ -109,7 +109,8 @@ enum OverlayFixture {
 
     static func list(
         _ table: String = "tasks", select: String = "*", filters: [Filter] = [], rows: [Row],
-        limit: Int? = nil, offset: Int? = nil, order: [OrderTerm] = [], embedParameters: [QueryParameter] = [],
+        limit: Int? = nil, offset: Int? = nil, order: [OrderTerm] = [],
+        embedParameters: [QueryParameter] = [],
         fetchTick: Int = 0
     ) -> CachedList {
         CachedList(

@@ -43,7 +43,9 @@ struct OverlayWriteSelectionTests {
 
     @Test("a replayed write retires once every cached list of its table is fetched again after it")
     func replayedWritesRetire() {
-        let entries = (1...4).map { ReplayEntry(tick: $0, mutation: F.write(.delete, filters: [F.eq("id", "a")])) }
+        let entries = (1...4).map {
+            ReplayEntry(tick: $0, mutation: F.write(.delete, filters: [F.eq("id", "a")]))
+        }
         #expect(ReplayLog.remaining(entries, listFetchTicks: [2, 3]).map(\.tick) == [3, 4])
         #expect(ReplayLog.remaining(entries, listFetchTicks: [4, 4]).isEmpty)
         #expect(ReplayLog.remaining(entries, listFetchTicks: []).isEmpty)
@@ -51,7 +53,9 @@ struct OverlayWriteSelectionTests {
 
     @Test("a table keeps at most its newest 1,000 replayed writes")
     func replayCap() {
-        let entries = (1...1_200).map { ReplayEntry(tick: $0, mutation: F.write(.insert, rows: [["id": .string("x\($0)")]])) }
+        let entries = (1...1_200).map {
+            ReplayEntry(tick: $0, mutation: F.write(.insert, rows: [["id": .string("x\($0)")]]))
+        }
         let kept = ReplayLog.remaining(entries.shuffled(), listFetchTicks: [0])
         #expect(kept.count == 1_000)
         #expect(kept.first?.tick == 201)

@@ -83,7 +83,9 @@ private struct OnlinePatcher<Evaluator: RowFilterEvaluating> {
                 return allStale(lists, uncachedReads)
             }
             return OnlinePatchResult(
-                lists: lists.map { sameTable($0.query) ? place(laid, matchColumns: matchColumns, in: $0) : .unchanged },
+                lists: lists.map {
+                    sameTable($0.query) ? place(laid, matchColumns: matchColumns, in: $0) : .unchanged
+                },
                 uncachedReads: uncachedReads.map { sameTable($0) ? admitted(laid, by: $0) : .unchanged })
         case .update:
             guard let update = updateEffect(lists.filter { sameTable($0.query) }) else {
@@ -234,7 +236,8 @@ private struct OnlinePatcher<Evaluator: RowFilterEvaluating> {
         case .returned(let byKey):
             return key.flatMap { byKey[$0] }
         case .filtered(let patch):
-            return evaluator.evaluate(write.filters, on: row) == .true ? Laid(row: patch, returnedColumns: nil) : nil
+            return evaluator.evaluate(write.filters, on: row) == .true
+                ? Laid(row: patch, returnedColumns: nil) : nil
         }
     }
 

@@ -39,11 +39,13 @@ struct Overlay<Evaluator: RowFilterEvaluating>: Sendable {
     }
 
     /// Lays `writes` (oldest first) over `list`; writes to other tables are skipped.
-    func apply(_ writes: [OverlayWrite], to list: CachedList, otherLists: [CachedList] = []) -> OverlayResult {
+    func apply(_ writes: [OverlayWrite], to list: CachedList, otherLists: [CachedList] = []) -> OverlayResult
+    {
         var working = OverlayWorkingList<Evaluator>(
             list: list, otherLists: otherLists, primaryKeys: primaryKeys)
         var pending = false
-        for write in writes where list.query.reads(schema: write.mutation.schema, table: write.mutation.table) {
+        for write in writes where list.query.reads(schema: write.mutation.schema, table: write.mutation.table)
+        {
             if working.apply(write.mutation) && write.isQueued { pending = true }
         }
         return OverlayResult(

@@ -192,7 +192,9 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     private mutating func replace(_ slot: Int, old: Row, with merged: Row) -> Bool {
         if admits(merged) == .false {
             remove(slot, row: old)
-            if let key = keys.indexKey(of: merged) { outside[key] = Outside(row: merged, origin: .read(shape)) }
+            if let key = keys.indexKey(of: merged) {
+                outside[key] = Outside(row: merged, origin: .read(shape))
+            }
             return true
         }
         guard merged != old else { return false }
