@@ -24,7 +24,7 @@ private struct SeededRandom: RandomNumberGenerator {
 /// rows, every match found by scanning, no index. Shape compatibility (`ReadShape.mayJoin`) is
 /// shared with the engine: it has its own tests.
 private struct OverlayModel {
-    let evaluator = ReferenceEvaluator(keyColumns: ["id"])
+    let evaluator = TestEvaluator(keyColumns: ["id"])
 
     func key(_ row: Row) -> String? {
         guard let value = row["id"] else { return nil }

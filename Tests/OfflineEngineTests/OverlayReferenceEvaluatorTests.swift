@@ -3,9 +3,12 @@ import Testing
 
 @testable import OfflineEngine
 
-/// The overlay every overlay test uses. Switch to `Overlay<FilterEvaluator>` to run the same
-/// assertions with the engine's evaluator.
-typealias TestOverlay = Overlay<ReferenceEvaluator>
+/// The evaluator every overlay test (and the property test's model) uses. Set it to
+/// `FilterEvaluator` to run the same assertions with the engine's evaluator.
+typealias TestEvaluator = ReferenceEvaluator
+
+/// The overlay every overlay test uses.
+typealias TestOverlay = Overlay<TestEvaluator>
 
 /// A small test-only evaluator: eq, neq, in and is on exact strings, integers and booleans, with
 /// SQL NULL and three-valued logic; anything else (and any doubtful comparison) is unknown.
