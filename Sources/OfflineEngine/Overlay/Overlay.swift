@@ -41,11 +41,13 @@ struct Overlay<Evaluator: RowFilterEvaluating>: Sendable {
     /// Lays `writes` (oldest first) over `list`; writes to other tables are skipped.
     func apply(_ writes: [OverlayWrite], to list: CachedList, otherLists: [CachedList] = []) -> OverlayResult
     {
+        let laid = writes.filter {
+            list.query.reads(schema: $0.mutation.schema, table: $0.mutation.table)
+        }
         var working = OverlayWorkingList<Evaluator>(
-            list: list, otherLists: otherLists, primaryKeys: primaryKeys)
+            list: list, otherLists: otherLists, primaryKeys: primaryKeys, writes: laid.map(\.mutation))
         var pending = false
-        for write in writes where list.query.reads(schema: write.mutation.schema, table: write.mutation.table)
-        {
+        for write in laid {
             if working.apply(write.mutation) && write.isQueued { pending = true }
         }
         return OverlayResult(

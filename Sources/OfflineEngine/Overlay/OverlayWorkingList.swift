@@ -37,15 +37,20 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
 
     /// The working state of `list`, with the rows of `otherLists` (of any table; only the
     /// list's own table is used) as rows an UPDATE can move in, the most recently fetched first.
-    init(list: CachedList, otherLists: [CachedList], primaryKeys: PrimaryKeys) {
+    ///
+    /// When every write finds its rows by key (`writes`: the writes that will be applied), only
+    /// the rows with those keys are indexed: the rest can never be reached.
+    init(list: CachedList, otherLists: [CachedList], primaryKeys: PrimaryKeys, writes: [Mutation]) {
         keys = OverlayKeys(table: list.query.table, primaryKeys: primaryKeys)
         evaluator = Evaluator(keyColumns: Set(keys.columns))
         filters = list.query.filters
         shape = ReadShape(list.query)
         slots = list.rows.map(Optional.some)
-        var index = [String: Int](minimumCapacity: list.rows.count)
+        let reached = OverlayWorkingList.keysReached(by: writes, keys: keys)
+        var index = [String: Int](minimumCapacity: reached?.count ?? list.rows.count)
         for (slot, row) in list.rows.enumerated() {
             guard let key = keys.indexKey(of: row) else { continue }
+            if let reached, !reached.contains(key) { continue }
             if index[key] == nil { index[key] = slot } else { hasDuplicateKeys = true }
         }
         self.index = index
@@ -56,11 +61,31 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
         for other in sameTable.sorted(by: { $0.fetchTick < $1.fetchTick }) {
             let origin = Origin.read(ReadShape(other.query))
             for row in other.rows {
-                if let key = keys.indexKey(of: row), index[key] == nil {
+                guard let key = keys.indexKey(of: row) else { continue }
+                if let reached, !reached.contains(key) { continue }
+                if index[key] == nil {
                     outside[key] = Outside(row: row, origin: origin)
                 }
             }
         }
+    }
+
+    /// Every key `writes` can reach, or `nil` when one reaches rows by other columns (an UPDATE
+    /// or DELETE not pinned to keys).
+    private static func keysReached(by writes: [Mutation], keys: OverlayKeys) -> Set<String>? {
+        var reached = Set<String>()
+        for write in writes {
+            switch write.operation {
+            case .insert, .upsert:
+                for row in write.rows {
+                    if let key = keys.indexKey(of: row) { reached.insert(key) }
+                }
+            case .update, .delete:
+                guard let pinned = keys.pinnedIndexKeys(by: write.filters) else { return nil }
+                reached.formUnion(pinned)
+            }
+        }
+        return reached
     }
 
     /// The list's rows now.
