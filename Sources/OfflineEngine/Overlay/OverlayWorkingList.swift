@@ -23,7 +23,7 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     private let keys: OverlayKeys
     private let evaluator: Evaluator
     /// The list's rows in order; `nil` where a row left.
-    private var slots: [Row?]
+    private var slots: OverlaySlots
     /// The slot of each keyed row in the list.
     private var index: [String: Int]
     /// Keyed rows of the table the list does not hold (never a key in `index`).
@@ -45,7 +45,7 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
         evaluator = Evaluator(keyColumns: Set(keys.columns))
         filters = list.query.filters
         shape = ReadShape(list.query)
-        slots = list.rows.map(Optional.some)
+        slots = OverlaySlots(list.rows)
         let reached = OverlayWorkingList.keysReached(by: writes, keys: keys)
         var index = [String: Int](minimumCapacity: reached?.count ?? list.rows.count)
         for (slot, row) in list.rows.enumerated() {
@@ -89,7 +89,7 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     }
 
     /// The list's rows now.
-    var rows: [Row] { slots.compactMap { $0 } }
+    var rows: [Row] { slots.rows }
 
     /// Lays one write over the list; returns whether the list's rows changed.
     mutating func apply(_ mutation: Mutation) -> Bool {
