@@ -56,11 +56,23 @@ enum OverlayBenchmark {
         }
     }
 
-    /// A UUID-shaped id, lower case, for `index`.
+    /// A random-looking (but fixed) version-4 UUID text, lower case, for `index`.
     private static func uuid(_ index: Int) -> String {
-        let hex = String(index, radix: 16)
-        let padded = String(repeating: "0", count: max(0, 12 - hex.count)) + hex
-        return "00000000-0000-4000-8000-" + padded
+        var state = UInt64(index) &* 0x9E37_79B9_7F4A_7C15
+        var bytes = [UInt8]()
+        for _ in 0..<2 {
+            state = (state ^ (state >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            state = (state ^ (state >> 27)) &* 0x94D0_49BB_1331_11EB
+            state ^= state >> 31
+            withUnsafeBytes(of: state) { bytes.append(contentsOf: $0) }
+        }
+        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let hex = bytes.map { String(format: "%02x", $0) }.joined()
+        let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
+            String(hex.dropFirst(range.lowerBound).prefix(range.count))
+        }
+        return parts.joined(separator: "-")
     }
 
     /// The median of several runs of `body`, in milliseconds.

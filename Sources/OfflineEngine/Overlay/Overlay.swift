@@ -44,6 +44,9 @@ struct Overlay<Evaluator: RowFilterEvaluating>: Sendable {
         let laid = writes.filter {
             list.query.reads(schema: $0.mutation.schema, table: $0.mutation.table)
         }
+        if laid.isEmpty {
+            return OverlayResult(rows: list.rows, hasPendingMutations: false, needsRefetch: false)
+        }
         var working = OverlayWorkingList<Evaluator>(
             list: list, otherLists: otherLists, primaryKeys: primaryKeys, writes: laid.map(\.mutation))
         var pending = false

@@ -48,7 +48,7 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
         slots = OverlaySlots(list.rows)
         let reached = OverlayWorkingList.keysReached(by: writes, keys: keys)
         var index = [String: Int](minimumCapacity: reached?.count ?? list.rows.count)
-        for (slot, row) in list.rows.enumerated() {
+        for (slot, row) in list.rows.enumerated() where reached?.isEmpty != true {
             guard let key = keys.indexKey(of: row) else { continue }
             if let reached, !reached.contains(key) { continue }
             if index[key] == nil { index[key] = slot } else { hasDuplicateKeys = true }
@@ -73,7 +73,8 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     /// Every key `writes` can reach, or `nil` when one reaches rows by other columns (an UPDATE
     /// or DELETE not pinned to keys).
     private static func keysReached(by writes: [Mutation], keys: OverlayKeys) -> Set<String>? {
-        var reached = Set<String>()
+        // Room to spare keeps probes short for the many keys that are not there.
+        var reached = Set<String>(minimumCapacity: writes.count * 4)
         for write in writes {
             switch write.operation {
             case .insert, .upsert:
