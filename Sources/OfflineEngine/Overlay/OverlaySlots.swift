@@ -6,8 +6,8 @@ struct OverlaySlots {
     /// Which cached rows left.
     private var removed: [Bool]
     private var removedCount = 0
-    /// Cached rows replaced by a patched version, by position.
-    private var replaced: [Int: Row] = [:]
+    /// Cached rows replaced by a patched version, by position; empty until the first patch.
+    private var replaced: [Row?] = []
     /// Rows that joined after the cached ones; `nil` where one left again.
     private var appended: [Row?] = []
 
@@ -28,7 +28,7 @@ struct OverlaySlots {
         get {
             if slot >= base.count { return appended[slot - base.count] }
             if removed[slot] { return nil }
-            return replaced[slot] ?? base[slot]
+            return replaced.isEmpty ? base[slot] : replaced[slot] ?? base[slot]
         }
         set {
             if slot >= base.count {
@@ -36,11 +36,12 @@ struct OverlaySlots {
                 return
             }
             if let newValue {
+                if replaced.isEmpty { replaced = [Row?](repeating: nil, count: base.count) }
                 replaced[slot] = newValue
             } else {
                 if !removed[slot] { removedCount += 1 }
                 removed[slot] = true
-                replaced[slot] = nil
+                if !replaced.isEmpty { replaced[slot] = nil }
             }
         }
     }
@@ -63,8 +64,9 @@ struct OverlaySlots {
         } else {
             result = []
             result.reserveCapacity(base.count - removedCount + appended.count)
+            let hasReplacements = !replaced.isEmpty
             for slot in base.indices where !removed[slot] {
-                result.append(replaced[slot] ?? base[slot])
+                result.append(hasReplacements ? replaced[slot] ?? base[slot] : base[slot])
             }
         }
         for case let row? in appended { result.append(row) }

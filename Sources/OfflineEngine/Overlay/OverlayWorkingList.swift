@@ -137,7 +137,7 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
             match = hasDuplicateKeys ? slots.firstIndex { $0.flatMap(keys.indexKey(of:)) == key } : index[key]
         }
         if let match, let old = slots[match] {
-            return replace(match, old: old, with: old.merging(row))
+            return replace(match, old: old, with: old.merging(row), written: row)
         }
         if let key {
             if isUpsert, let known = outside[key] {
@@ -162,7 +162,7 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
         var changed = false
         for slot in listTargets {
             guard let row = slots[slot], evaluator.evaluate(updateFilters, on: row) == .true else { continue }
-            if replace(slot, old: row, with: row.merging(patch)) { changed = true }
+            if replace(slot, old: row, with: row.merging(patch), written: patch) { changed = true }
         }
         for key in outsideTargets {
             guard let known = outside[key], evaluator.evaluate(updateFilters, on: known.row) == .true else {
@@ -215,7 +215,7 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
 
     /// Puts `merged` in place of the list's row at `slot`, or moves it out when the list's
     /// filters provably fail for it; returns whether the rows changed.
-    private mutating func replace(_ slot: Int, old: Row, with merged: Row) -> Bool {
+    private mutating func replace(_ slot: Int, old: Row, with merged: Row, written: Row) -> Bool {
         if admits(merged) == .false {
             remove(slot, row: old)
             if let key = keys.indexKey(of: merged) {
@@ -225,6 +225,8 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
         }
         guard merged != old else { return false }
         slots[slot] = merged
+        // Only a write that carries a key column can change the row's key.
+        guard keys.columns.contains(where: { written[$0] != nil }) else { return true }
         let oldKey = keys.indexKey(of: old)
         let newKey = keys.indexKey(of: merged)
         if oldKey != newKey {
