@@ -154,8 +154,17 @@ private struct OverlayModel {
         return OverlayResult(rows: rows, hasPendingMutations: pending, needsRefetch: refetch)
     }
 
-    /// An accepted write without rows returned, patched into every list of the table.
-    func patch(_ write: Mutation, lists: [CachedList]) -> [ListPatch] {
+    /// Whether a list reads plain columns by name (a row returned with an extra column cannot
+    /// join it).
+    func readsNamedColumns(_ query: QueryDescription) -> Bool { query.select != "*" }
+
+    /// An accepted write patched into every list of the table (and reads with nothing cached).
+    /// With `returned`, the server sent back each inserted or upserted row plus a `server` column.
+    func patch(
+        _ write: Mutation, returned: Bool, lists: [CachedList], uncached: [QueryDescription]
+    ) -> OnlinePatchResult {
+        var laid = write.rows
+        if returned { laid = laid.map { $0.merging(["server": 1]) } }
         switch write.operation {
         case .insert, .upsert:
             let conflict = write.operation == .upsert ? (write.onConflict ?? ["id"]) : ["id"]
@@ -164,14 +173,16 @@ private struct OverlayModel {
                     conflict.contains { row[$0] == nil || row[$0] == .null }
                 })
             {
-                return lists.map { _ in .stale }
+                return OnlinePatchResult(
+                    lists: lists.map { _ in .stale }, uncachedReads: uncached.map { _ in .stale })
             }
-            return lists.map { list in
+            let cached = lists.map { list -> ListPatch in
                 var rows = list.rows
-                for row in write.rows {
+                for row in laid {
                     var match = rows.firstIndex { sameValues($0, row, conflict) }
                     if match == nil, let k = key(row) { match = rows.firstIndex { key($0) == k } }
                     if let match {
+                        if returned && readsNamedColumns(list.query) { return .stale }
                         let merged = rows[match].merging(row)
                         if admits(list.query, merged) == .false {
                             rows.remove(at: match)
@@ -179,11 +190,37 @@ private struct OverlayModel {
                             rows[match] = merged
                         }
                     } else if admits(list.query, row) != .false {
+                        if returned && readsNamedColumns(list.query) { return .stale }
                         rows.append(row)
                     }
                 }
                 return rows == list.rows ? .unchanged : .rows(rows)
             }
+            let waiting = uncached.map { query -> ListPatch in
+                let admitted = laid.filter { admits(query, $0) != .false }
+                if admitted.isEmpty { return .unchanged }
+                return returned && readsNamedColumns(query) ? .stale : .rows(admitted)
+            }
+            return OnlinePatchResult(lists: cached, uncachedReads: waiting)
+        case .update, .delete:
+            let cannotTell = lists.contains { list in
+                list.rows.contains { evaluator.evaluate(write.filters, on: $0) == .unknown }
+            }
+            if write.operation == .update && cannotTell {
+                return OnlinePatchResult(
+                    lists: lists.map { _ in .stale }, uncachedReads: uncached.map { _ in .stale })
+            }
+            return OnlinePatchResult(
+                lists: patchWithoutReturn(write, lists: lists),
+                uncachedReads: uncached.map { _ in .unchanged })
+        }
+    }
+
+    /// An accepted UPDATE or DELETE that sent no rows back, patched into every list.
+    func patchWithoutReturn(_ write: Mutation, lists: [CachedList]) -> [ListPatch] {
+        switch write.operation {
+        case .insert, .upsert:
+            return []  // laid by `patch`
         case .update:
             for list in lists {
                 for row in list.rows where evaluator.evaluate(write.filters, on: row) == .unknown {
@@ -329,8 +366,18 @@ struct OverlayPropertyTests {
                     tick += 1
                     log.append(ReplayEntry(tick: tick, mutation: write))
                 default:
-                    let expected = model.patch(write, lists: lists)
-                    let actual = overlay.patch(write, returned: nil, into: lists).lists
+                    let returned =
+                        write.operation == .insert || write.operation == .upsert ? random.chance(30) : false
+                    let keysOnce = Set(write.rows.compactMap(model.key)).count == write.rows.count
+                    var sent = write
+                    if returned && keysOnce { sent.returning = "*" }
+                    let returnedRows =
+                        sent.returning == nil ? nil : sent.rows.map { $0.merging(["server": 1]) }
+                    let waiting = [Self.list(&random).query]
+                    let expected = model.patch(
+                        sent, returned: returnedRows != nil, lists: lists, uncached: waiting)
+                    let actual = overlay.patch(
+                        sent, returned: returnedRows, into: lists, uncachedReads: waiting)
                     #expect(actual == expected, "sequence \(sequence): online \(write.operation)")
                     if actual != expected && ProcessInfo.processInfo.environment["OVERLAY_DEBUG"] != nil {
                         print(
@@ -344,7 +391,7 @@ struct OverlayPropertyTests {
                         print("ACTUAL", actual)
                         print("EXPECTED", expected)
                     }
-                    for (index, patch) in actual.enumerated() {
+                    for (index, patch) in actual.lists.enumerated() {
                         if case .rows(let rows) = patch { lists[index].rows = rows }
                     }
                 }
