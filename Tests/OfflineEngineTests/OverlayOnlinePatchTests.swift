@@ -145,4 +145,30 @@ struct OverlayOnlinePatchTests {
         let update = F.write(.update, rows: [["title": "x"]], filters: [F.eq("id", "a")], returning: "*")
         #expect(TestOverlay().patch(update, returned: [], into: [open]).lists == [.unchanged])
     }
+
+    @Test("an accepted UPDATE with rows returned patches the held rows with the server's values")
+    func updateWithReturnedRows() {
+        let update = F.write(.update, rows: [["title": "sent"]], filters: [F.eq("id", "a")], returning: "*")
+        let returned: [Row] = [["id": "a", "done": false, "title": "trimmed by a trigger"]]
+        let result = TestOverlay().patch(update, returned: returned, into: [open, done])
+        #expect(
+            result.lists == [
+                .rows([["id": "a", "done": false, "title": "trimmed by a trigger"]]), .unchanged,
+            ])
+    }
+
+    @Test("an accepted UPSERT merges into the row with the same onConflict columns")
+    func upsertByConflictColumns() {
+        let list = F.list("profiles", rows: [["id": "p1", "email": "x@y", "name": "old"]])
+        let upsert = F.write(
+            .upsert, table: "profiles", rows: [["email": "x@y", "name": "new"]], onConflict: ["email"])
+        let result = TestOverlay().patch(upsert, returned: nil, into: [list])
+        #expect(result.lists == [.rows([["id": "p1", "email": "x@y", "name": "new"]])])
+    }
+
+    @Test("an accepted write to another table leaves a list unchanged")
+    func otherTableUnchanged() {
+        let insert = F.write(.insert, table: "notes", rows: [["id": "n"]])
+        #expect(TestOverlay().patch(insert, returned: nil, into: [open]).lists == [.unchanged])
+    }
 }

@@ -42,4 +42,11 @@ struct OverlayPendingMutationTests {
         #expect(PendingMutation(delete, primaryKeys: keys).rowIDs == ["t,u"])
         #expect(PendingMutation(insert, primaryKeys: keys).rowIDs == ["t,u"])
     }
+
+    @Test("an upsert's row keys are its rows' primary keys even when it names conflict columns")
+    func upsertKeysByPrimaryKey() {
+        let upsert = F.write(
+            .upsert, rows: [["id": "a", "email": "x@y"], ["email": "z@y"]], onConflict: ["email"])
+        #expect(PendingMutation(upsert, primaryKeys: PrimaryKeys()).rowIDs == ["a"])
+    }
 }

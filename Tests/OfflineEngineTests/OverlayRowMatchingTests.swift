@@ -114,4 +114,27 @@ struct OverlayRowMatchingTests {
         let otherSchema = F.write(.insert, rows: [["id": "m", "done": false]], schema: "private")
         #expect(F.ids(F.shown(openList, [insert, otherSchema]).rows) == ["a"])
     }
+
+    @Test("an UPSERT whose conflict columns match no row merges into the row with the same key")
+    func upsertFallsBackToKey() {
+        let list = F.list(rows: [["id": "a", "email": "old@x"]])
+        let upsert = F.write(.upsert, rows: [["id": "a", "email": "new@x"]], onConflict: ["email"])
+        #expect(F.shown(list, [upsert]).rows == [["id": "a", "email": "new@x"]])
+    }
+
+    @Test("rows an UPDATE moves into a list join after its rows, in order of their keys")
+    func movedRowsOrder() {
+        let open = F.list(
+            filters: [F.eq("done", "false")],
+            rows: [["id": "c", "done": false], ["id": "b", "done": false]])
+        let update = F.write(.update, rows: [["done": true]], filters: [F.eq("done", "false")])
+        #expect(F.ids(F.shown(doneList, [update], otherLists: [open]).rows) == ["d", "b", "c"])
+    }
+
+    @Test("a row an UPDATE moves out of a list comes back when a later UPDATE moves it in again")
+    func outAndBackIn() {
+        let away = F.write(.update, rows: [["done": true]], filters: [F.eq("id", "a")])
+        let back = F.write(.update, rows: [["done": false]], filters: [F.eq("id", "a")])
+        #expect(F.shown(openList, [away, back]).rows == [["id": "a", "done": false]])
+    }
 }
