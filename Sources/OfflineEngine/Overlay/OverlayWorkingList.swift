@@ -1,0 +1,256 @@
+/// One cached list while writes are laid over it, oldest first: its rows indexed by key, and the
+/// table's rows known outside it (other cached lists, rows earlier writes made or moved out),
+/// which an UPDATE can move into it.
+struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
+    /// Where a row known outside the list came from.
+    enum Origin: Sendable, Hashable {
+        /// A row a write made: it carries what was written and may join any list.
+        case written
+        /// A row read by a list with this shape: it joins only a list that reads the same.
+        case read(ReadShape)
+    }
+
+    /// A row of the table that the list does not hold.
+    struct Outside: Sendable, Hashable {
+        /// The row, with the writes laid so far.
+        var row: Row
+        /// Where it came from.
+        var origin: Origin
+    }
+
+    private let filters: [Filter]
+    private let shape: ReadShape
+    private let keys: OverlayKeys
+    private let evaluator: Evaluator
+    /// The list's rows in order; `nil` where a row left.
+    private var slots: OverlaySlots
+    /// The slot of each keyed row in the list.
+    private var index: [String: Int]
+    /// Keyed rows of the table the list does not hold (never a key in `index`).
+    private var outside: [String: Outside]
+    /// Set when a row an UPDATE moved into the list was read with other columns, so it did
+    /// not join: the list must be fetched again.
+    private(set) var needsRefetch = false
+    /// Set once two of the list's rows share a key (an upsert matched by other conflict columns
+    /// took another row's key, say): from then on rows are found by scanning, not by the index.
+    private var hasDuplicateKeys = false
+
+    /// The working state of `list`, with the rows of `otherLists` (of any table; only the
+    /// list's own table is used) as rows an UPDATE can move in, the most recently fetched first.
+    ///
+    /// When every write finds its rows by key (`writes`: the writes that will be applied), only
+    /// the rows with those keys are indexed: the rest can never be reached.
+    init(list: CachedList, otherLists: [CachedList], primaryKeys: PrimaryKeys, writes: [Mutation]) {
+        keys = OverlayKeys(table: list.query.table, primaryKeys: primaryKeys)
+        evaluator = Evaluator(keyColumns: Set(keys.columns))
+        filters = list.query.filters
+        shape = ReadShape(list.query)
+        slots = OverlaySlots(list.rows)
+        let reached = OverlayWorkingList.keysReached(by: writes, keys: keys)
+        var index = [String: Int](minimumCapacity: reached?.count ?? list.rows.count)
+        for (slot, row) in list.rows.enumerated() where reached?.isEmpty != true {
+            guard let key = keys.indexKey(of: row) else { continue }
+            if let reached, !reached.contains(key) { continue }
+            if index[key] == nil { index[key] = slot } else { hasDuplicateKeys = true }
+        }
+        self.index = index
+        outside = [:]
+        let sameTable = otherLists.filter {
+            $0.query.reads(schema: list.query.schema, table: list.query.table)
+        }
+        for other in sameTable.sorted(by: { $0.fetchTick < $1.fetchTick }) {
+            let origin = Origin.read(ReadShape(other.query))
+            for row in other.rows {
+                guard let key = keys.indexKey(of: row) else { continue }
+                if let reached, !reached.contains(key) { continue }
+                if index[key] == nil {
+                    outside[key] = Outside(row: row, origin: origin)
+                }
+            }
+        }
+    }
+
+    /// Every key `writes` can reach, or `nil` when one reaches rows by other columns (an UPDATE
+    /// or DELETE not pinned to keys).
+    private static func keysReached(by writes: [Mutation], keys: OverlayKeys) -> Set<String>? {
+        // Room to spare keeps probes short for the many keys that are not there.
+        var reached = Set<String>(minimumCapacity: writes.count * 4)
+        for write in writes {
+            switch write.operation {
+            case .insert, .upsert:
+                for row in write.rows {
+                    if let key = keys.indexKey(of: row) { reached.insert(key) }
+                }
+            case .update, .delete:
+                guard let pinned = keys.pinnedIndexKeys(by: write.filters) else { return nil }
+                reached.formUnion(pinned)
+            }
+        }
+        return reached
+    }
+
+    /// The list's rows now.
+    var rows: [Row] { slots.rows }
+
+    /// Lays one write over the list; returns whether the list's rows changed.
+    mutating func apply(_ mutation: Mutation) -> Bool {
+        switch mutation.operation {
+        case .insert:
+            var changed = false
+            for row in mutation.rows where place(row, conflictColumns: nil, isUpsert: false) {
+                changed = true
+            }
+            return changed
+        case .upsert:
+            var conflictColumns = mutation.onConflict
+            if conflictColumns?.isEmpty == true || conflictColumns == keys.columns { conflictColumns = nil }
+            var changed = false
+            for row in mutation.rows where place(row, conflictColumns: conflictColumns, isUpsert: true) {
+                changed = true
+            }
+            return changed
+        case .update:
+            let patch = mutation.rows.reduce(Row([:])) { $0.merging($1) }
+            return update(matching: mutation.filters, with: patch)
+        case .delete:
+            return delete(matching: mutation.filters)
+        }
+    }
+
+    private func admits(_ row: Row) -> Truth {
+        filters.isEmpty ? .true : evaluator.evaluate(filters, on: row)
+    }
+
+    /// An INSERT's or UPSERT's row: merged into the row with the same conflict columns, else the
+    /// row with the same key, else joining the list when its filters may admit it.
+    private mutating func place(_ row: Row, conflictColumns: [String]?, isUpsert: Bool) -> Bool {
+        let key = keys.indexKey(of: row)
+        var match: Int?
+        if let conflictColumns, let wanted = keys.values(of: row, columns: conflictColumns) {
+            match = slots.firstIndex { slot in
+                slot.flatMap { keys.values(of: $0, columns: conflictColumns) } == wanted
+            }
+        }
+        if match == nil, let key {
+            // Without a row with the same conflict columns, the row with the same key: the server
+            // never holds two rows with one key, so the list must not show two.
+            match = hasDuplicateKeys ? slots.firstIndex { $0.flatMap(keys.indexKey(of:)) == key } : index[key]
+        }
+        if let match, let old = slots[match] {
+            return replace(match, old: old, with: old.merging(row), written: row)
+        }
+        if let key {
+            if isUpsert, let known = outside[key] {
+                outside[key] = Outside(row: known.row.merging(row), origin: known.origin)
+            } else {
+                outside[key] = Outside(row: row, origin: .written)
+            }
+        }
+        guard admits(row) != .false else { return false }
+        append(row, key: key)
+        return true
+    }
+
+    /// An UPDATE: patches the list's rows the filter provably matches (a row whose list filters
+    /// then fail leaves), then the rows outside it, moving in those whose membership changes from
+    /// provably out to possibly in (in order of their key values).
+    private mutating func update(matching updateFilters: [Filter], with patch: Row) -> Bool {
+        let pinned = hasDuplicateKeys ? nil : keys.pinnedIndexKeys(by: updateFilters)
+        let listTargets = pinned.map { $0.compactMap { index[$0] }.sorted() } ?? Array(slots.indices)
+        let outsideTargets = (pinned.map { $0.filter { outside[$0] != nil } } ?? Array(outside.keys))
+            .sorted()
+        var changed = false
+        for slot in listTargets {
+            guard let row = slots[slot], evaluator.evaluate(updateFilters, on: row) == .true else { continue }
+            if replace(slot, old: row, with: row.merging(patch), written: patch) { changed = true }
+        }
+        for key in outsideTargets {
+            guard let known = outside[key], evaluator.evaluate(updateFilters, on: known.row) == .true else {
+                continue
+            }
+            let patched = known.row.merging(patch)
+            outside[key] = nil
+            let newKey = keys.indexKey(of: patched) ?? key
+            if admits(known.row) == .false && admits(patched) != .false {
+                if may(known, join: patched) {
+                    append(patched, key: newKey)
+                    changed = true
+                    continue
+                }
+                needsRefetch = true
+            }
+            if index[newKey] == nil { outside[newKey] = Outside(row: patched, origin: known.origin) }
+        }
+        return changed
+    }
+
+    /// Whether a row known outside the list may join it once patched.
+    private func may(_ known: Outside, join patched: Row) -> Bool {
+        switch known.origin {
+        case .written:
+            return true
+        case .read(let readShape):
+            return readShape.mayJoin(shape, rowColumns: known.row.columns)
+        }
+    }
+
+    /// A DELETE: removes the rows its filter provably matches, in the list and outside it.
+    private mutating func delete(matching deleteFilters: [Filter]) -> Bool {
+        let pinned = hasDuplicateKeys ? nil : keys.pinnedIndexKeys(by: deleteFilters)
+        let listTargets = pinned.map { $0.compactMap { index[$0] } } ?? Array(slots.indices)
+        var changed = false
+        for slot in listTargets {
+            guard let row = slots[slot], evaluator.evaluate(deleteFilters, on: row) == .true else { continue }
+            remove(slot, row: row)
+            changed = true
+        }
+        let outsideTargets = pinned.map { $0.filter { outside[$0] != nil } } ?? Array(outside.keys)
+        for key in outsideTargets {
+            if let known = outside[key], evaluator.evaluate(deleteFilters, on: known.row) == .true {
+                outside[key] = nil
+            }
+        }
+        return changed
+    }
+
+    /// Puts `merged` in place of the list's row at `slot`, or moves it out when the list's
+    /// filters provably fail for it; returns whether the rows changed.
+    private mutating func replace(_ slot: Int, old: Row, with merged: Row, written: Row) -> Bool {
+        if admits(merged) == .false {
+            remove(slot, row: old)
+            if let key = keys.indexKey(of: merged) {
+                outside[key] = Outside(row: merged, origin: .read(shape))
+            }
+            return true
+        }
+        guard merged != old else { return false }
+        slots[slot] = merged
+        // Only a write that carries a key column can change the row's key.
+        guard keys.columns.contains(where: { written[$0] != nil }) else { return true }
+        let oldKey = keys.indexKey(of: old)
+        let newKey = keys.indexKey(of: merged)
+        if oldKey != newKey {
+            if let oldKey, index[oldKey] == slot { index[oldKey] = nil }
+            if let newKey {
+                if let other = index[newKey], other != slot, slots[other] != nil { hasDuplicateKeys = true }
+                index[newKey] = slot
+                outside[newKey] = nil
+            }
+        }
+        return true
+    }
+
+    private mutating func remove(_ slot: Int, row: Row) {
+        slots[slot] = nil
+        if let key = keys.indexKey(of: row), index[key] == slot { index[key] = nil }
+    }
+
+    private mutating func append(_ row: Row, key: String?) {
+        slots.append(row)
+        if let key {
+            if let other = index[key], slots[other] != nil { hasDuplicateKeys = true }
+            index[key] = slots.count - 1
+            outside[key] = nil
+        }
+    }
+}
