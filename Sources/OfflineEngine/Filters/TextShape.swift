@@ -1,0 +1,114 @@
+/// What a JSON string from the server could be, judged from its text alone: which column types
+/// may have rendered it, and which spellings of a filter value those types may read as equal.
+enum TextShape {
+    /// Whether a type other than the text-like ones (text, varchar, char(n), citext, enum) may
+    /// have rendered `value`: a date or time, an interval, a network address, a `uuid`, a number
+    /// written as a string (`NaN`, an `oid`), a bit string, a range, a geometric value, money,
+    /// `bytea`, a `tsvector`. Such types read other spellings as the same value (`2024-01-15` and
+    /// `20240115`, `::1` and `0::1`), so only the exact text is known to be equal.
+    static func mayBeTypedValue(_ value: String) -> Bool {
+        guard let first = value.utf8.first else { return false }
+        switch first {
+        case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "<"), UInt8(ascii: "{"),
+            UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "$"), UInt8(ascii: "\\"),
+            UInt8(ascii: "@"), UInt8(ascii: ":"):
+            return true
+        default:
+            break
+        }
+        switch value {
+        case "NaN", "Infinity", "-Infinity", "infinity", "-infinity", "empty": return true
+        default: break
+        }
+        var hasDigit = false
+        var hasSeparator = false
+        var onlyTypedCharacters = true
+        var onlyHexAndSeparators = true
+        for byte in value.utf8 {
+            if PostgresInput.isDigit(byte) {
+                hasDigit = true
+                continue
+            }
+            if isHexLetter(byte) { continue }
+            switch byte {
+            case UInt8(ascii: ":"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "/"):
+                hasSeparator = true
+                continue
+            default:
+                onlyHexAndSeparators = false
+            }
+            if !isTypedCharacter(byte) {
+                onlyTypedCharacters = false
+                break
+            }
+        }
+        if hasDigit { return onlyTypedCharacters }
+        return hasSeparator && onlyHexAndSeparators
+    }
+
+    /// Characters that dates, times, intervals (every interval style), network addresses, bit
+    /// strings, `pg_lsn` and friends use besides digits, hex letters and separators.
+    private static func isTypedCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: " "), UInt8(ascii: "+"), UInt8(ascii: ","):
+            return true
+        // T (ISO timestamps), BC, ISO 8601 intervals (PYMWDTHS).
+        case UInt8(ascii: "T"), UInt8(ascii: "B"), UInt8(ascii: "C"), UInt8(ascii: "P"),
+            UInt8(ascii: "Y"), UInt8(ascii: "M"), UInt8(ascii: "W"), UInt8(ascii: "D"),
+            UInt8(ascii: "H"), UInt8(ascii: "S"):
+            return true
+        // years, mons, days, hours, mins, secs, ago, x (bytea hex).
+        case UInt8(ascii: "y"), UInt8(ascii: "r"), UInt8(ascii: "s"), UInt8(ascii: "m"),
+            UInt8(ascii: "o"), UInt8(ascii: "n"), UInt8(ascii: "h"), UInt8(ascii: "u"),
+            UInt8(ascii: "i"), UInt8(ascii: "g"), UInt8(ascii: "x"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    private static func isHexLetter(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F"))
+    }
+
+    /// Whether two texts are equal once trailing spaces are dropped, as `char(n)` compares.
+    static func equalIgnoringTrailingSpaces(_ left: String, _ right: String) -> Bool {
+        var leftBytes = Substring(left).utf8[...]
+        var rightBytes = Substring(right).utf8[...]
+        while leftBytes.last == UInt8(ascii: " ") { leftBytes.removeLast() }
+        while rightBytes.last == UInt8(ascii: " ") { rightBytes.removeLast() }
+        return leftBytes.elementsEqual(rightBytes)
+    }
+
+    /// Whether `citext` might read two different texts as equal: they differ only in the case of
+    /// ASCII letters, or where either has a non-ASCII character (whose lower case the database's
+    /// locale decides: `İ` lowers to `i` in some).
+    static func mayBeEqualIgnoringCase(_ left: String, _ right: String) -> Bool {
+        var leftScalars = left.unicodeScalars.makeIterator()
+        var rightScalars = right.unicodeScalars.makeIterator()
+        var sawNonASCII = false
+        while true {
+            switch (leftScalars.next(), rightScalars.next()) {
+            case (nil, nil):
+                return true
+            case (let one?, let other?):
+                if one == other { continue }
+                if !one.isASCII || !other.isASCII {
+                    sawNonASCII = true
+                    continue
+                }
+                if lowerASCII(one.value) != lowerASCII(other.value) { return false }
+            default:
+                // Lengths differ: only a locale's case mapping of a non-ASCII letter could
+                // bridge that.
+                return sawNonASCII || !left.unicodeScalars.allSatisfy(\.isASCII)
+                    || !right.unicodeScalars.allSatisfy(\.isASCII)
+            }
+        }
+    }
+
+    private static func lowerASCII(_ value: UInt32) -> UInt32 {
+        value >= 0x41 && value <= 0x5A ? value + 0x20 : value
+    }
+}

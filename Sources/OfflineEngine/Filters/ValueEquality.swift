@@ -1,0 +1,98 @@
+import Foundation
+
+/// `column = 'text'` for one row's JSON value, answered only when every column type that renders
+/// that JSON value reads the filter's text to the same answer.
+///
+/// PostgREST binds a filter value as an untyped literal, so the column's type parses it: `eq.007`
+/// equals 7 in an integer column and `"007"` nowhere in a text one. The engine sees only the JSON
+/// the server sent, so a comparison whose answer depends on the type is can't tell.
+enum ValueEquality {
+    /// The verdict of `value = text`; `isKey` reads UUID-shaped keys as UUIDs, in any case.
+    static func verdict(_ value: JSONValue, equals text: String, isKey: Bool) -> Verdict {
+        switch value {
+        case .null:
+            return .null
+        case .bool(let flag):
+            // `boolean` also takes t, yes, on, 1 and prefixes; `jsonb` only true and false.
+            switch text {
+            case "true": return flag ? .true : .false
+            case "false": return flag ? .false : .true
+            default: return .undecided
+            }
+        case .number(let number):
+            return numberVerdict(number.text, equals: text)
+        case .string(let string):
+            if isKey, !string.utf8.elementsEqual(text.utf8), let key = UUID(uuidString: string),
+                let other = UUID(uuidString: text)
+            {
+                return key == other ? .true : .false
+            }
+            return stringVerdict(string, equals: text)
+        case .array, .object:
+            // Arrays compare element-wise by the element type; objects are jsonb or composites.
+            return .undecided
+        }
+    }
+
+    /// A JSON number: an integer, numeric, float or jsonb column.
+    private static func numberVerdict(_ value: String, equals text: String) -> Verdict {
+        if value.utf8.elementsEqual(text.utf8) { return .true }
+        // NaN, Infinity, 0x1F, 1_000 (Postgres 16), words: can't tell (or the server rejects).
+        guard let filterNumber = PostgresInput.decimal(text), let number = PostgresInput.decimal(value)
+        else { return .undecided }
+        // Equal as numbers but written differently (007, +7, 7.0, 7e0, " 7"): the integer types
+        // reject some spellings, jsonb others; the engine leaves them undecided.
+        if filterNumber == number { return .undecided }
+        // Different numbers may still meet once rounded to a float4 or float8.
+        let filterText = filterNumber.scientificText
+        let valueText = number.scientificText
+        if let filterDouble = Double(filterText), let valueDouble = Double(valueText),
+            filterDouble == valueDouble
+        {
+            return .undecided
+        }
+        if let filterFloat = Float(filterText), let valueFloat = Float(valueText), filterFloat == valueFloat {
+            return .undecided
+        }
+        return .false
+    }
+
+    /// A JSON string: a text-like column, or any type Postgres renders as a JSON string.
+    private static func stringVerdict(_ value: String, equals text: String) -> Verdict {
+        var votes = Votes()
+        let identical = value.utf8.elementsEqual(text.utf8)
+        // text, varchar, enum: byte equality. char(n): trailing spaces ignored. citext: case.
+        if identical {
+            votes.add(true)
+        } else {
+            votes.add(false)
+            if TextShape.equalIgnoringTrailingSpaces(value, text) { return .undecided }
+            if TextShape.mayBeEqualIgnoringCase(value, text) { return .undecided }
+        }
+        // jsonb holding a JSON string: the text is parsed as JSON (`"abc"` equals it, `abc` is
+        // rejected, `123` is a number and unequal).
+        if JSONLiteralProbe.mayBeJSON(text) {
+            switch JSONLiteralProbe(text) {
+            case .invalid: break
+            case .string(let decoded): votes.add(decoded.unicodeScalars.elementsEqual(value.unicodeScalars))
+            case .otherValue: votes.add(false)
+            case .unsure: votes.addUndecided()
+            }
+        }
+        if value.isEmpty {
+            // An empty tsvector or hstore equals blank text; an empty bit string equals `x`.
+            if text.utf8.allSatisfy(PostgresInput.isSpace) || text == "x" || text == "X" || text == "b"
+                || text == "B"
+            {
+                votes.addUndecided()
+            }
+        } else if PostgresInput.isCanonicalUUID(value) {
+            if let digits = PostgresInput.uuidDigits(text) {
+                votes.add(digits.elementsEqual(value.utf8.lazy.filter { $0 != UInt8(ascii: "-") }))
+            }
+        } else if TextShape.mayBeTypedValue(value), !identical {
+            votes.addUndecided()
+        }
+        return votes.verdict
+    }
+}
