@@ -10,6 +10,9 @@ extension Engine {
             let key = query.canonicalKey
             if live[key] == nil {
                 try await loadLists(of: TableID(query))
+            }
+            // Another reader may have started the read while the lists loaded.
+            if live[key] == nil {
                 let refresher = makeRefresher(for: key)
                 let initial = QuerySnapshot(
                     result: nil, isFromCache: true, fetchedAt: nil, hasPendingMutations: false,
@@ -198,7 +201,7 @@ extension Engine {
         let stored = try await store.lists(table: table.table, schema: table.schema)
         if replayLog[table] == nil {
             replayLog[table] = try await store.replayLog(table: table.table, schema: table.schema)
-                .map { ReplayEntry(mutation: $0.mutation, tick: Int($0.tick)) }
+                .map { ReplayEntry(tick: Int($0.tick), mutation: $0.mutation) }
         }
         guard !loadedTables.contains(table) else { return }
         loadedTables.insert(table)
@@ -213,11 +216,12 @@ extension Engine {
     /// Drops replayed writes that every cached list of their table has been fetched after.
     func retireReplayed(of table: TableID) async throws {
         guard let entries = replayLog[table], !entries.isEmpty else { return }
+        // With no cached list the entries stay: a live read with nothing cached yet shows them.
         let ticks = lists.values.filter { TableID($0.list.query) == table }.map(\.list.fetchTick)
-        guard let oldest = ticks.min() else { return }
-        let kept = entries.filter { $0.tick > oldest }
+        guard !ticks.isEmpty else { return }
+        let kept = ReplayLog.remaining(entries, listFetchTicks: ticks)
         guard kept.count != entries.count else { return }
         replayLog[table] = kept
-        try await store.retireReplayed(table: table.table, schema: table.schema, through: Int64(oldest))
+        try await store.retireReplayed(table: table.table, schema: table.schema, through: Int64(ticks.min() ?? 0))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Streams
 
 extension Engine {
     /// Runs a write under a policy. See ``WritePolicy``.
@@ -98,10 +99,9 @@ extension Engine {
         try await loadLists(of: table)
         let keys = lists.keys.filter { lists[$0].map { TableID($0.list.query) == table } ?? false }.sorted()
         let uncached = live.values.filter { TableID($0.query) == table && lists[$0.key] == nil }
-        let patcher = OnlinePatcher<FilterEvaluator>(
-            write: mutation, returned: mutation.returning == nil ? nil : returned, primaryKeys: primaryKeys)
-        let result = patcher.patch(
-            keys.compactMap { lists[$0]?.list }, uncachedReads: uncached.map(\.query))
+        let result = overlay.patch(
+            mutation, returned: mutation.returning == nil ? nil : returned,
+            into: keys.compactMap { lists[$0]?.list }, uncachedReads: uncached.map(\.query))
         let tick = try await advanceMark(of: table)
         var changed = [StoredList]()
         for (key, patch) in zip(keys, result.lists) {

@@ -45,11 +45,11 @@ public actor InMemoryPostgREST: HTTPTransport {
     /// Answers one request.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         requestCount += 1
-        guard reachable else { throw TransportError(kind: .notConnected) }
+        guard reachable else { throw TransportError(kind: .offline) }
         if let interceptor, let response = try await interceptor(request) {
             return response
         }
-        guard reachable else { throw TransportError(kind: .notConnected) }
+        guard reachable else { throw TransportError(kind: .offline) }
         do {
             return try answer(request)
         } catch let refusal as Refusal {

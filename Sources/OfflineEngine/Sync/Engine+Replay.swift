@@ -153,7 +153,7 @@ extension Engine {
             _ = try await store.moveToReplayLog(id, tick: tick)
             queue.removeAll { $0.mutation.id == id }
             var entries = replayLog[table] ?? []
-            entries.append(ReplayEntry(mutation: mutation, tick: Int(tick)))
+            entries.append(ReplayEntry(tick: Int(tick), mutation: mutation))
             replayLog[table] = ReplayLog.capped(entries)
         } catch {
             return

@@ -1,0 +1,3 @@
+enum FiltersBenchmark {
+    static func run() async throws {}
+}
