@@ -1,4 +1,184 @@
-/// Live-read latency: filled in with the live-read suite.
+import Foundation
+import OfflineEngine
+import Synchronization
+
+/// Live-read latency: 100 readers over 10 distinct queries of 1,000 cached rows each; for 1,000
+/// queued writes, the time from `execute()` returning to the last reader of the written row's
+/// query receiving a snapshot that holds it. Baseline: the same fan-out of one value to 100
+/// readers through plain `AsyncStream`s, in the same process.
 enum LiveBenchmark {
-    static func run() async throws {}
+    private static let queryCount = 10
+    private static let readersPerQuery = 10
+    private static let rowsPerQuery = 1_000
+    private static let writeCount = 1_000
+
+    static func run() async throws {
+        let (afterReturn, afterCall) = try await engineLatencies()
+        let baseline = await baselineLatencies()
+        let measures = [
+            ("write_to_last_reader", afterReturn, "from execute() returning"),
+            ("call_to_last_reader", afterCall, "from execute() being called"),
+        ]
+        for (measure, engine, origin) in measures {
+            for (name, percentile) in [("p50", 0.5), ("p99", 0.99)] {
+                report(
+                    measure: measure, name: name, value: engine.percentile(percentile),
+                    baseline: baseline.percentile(percentile), origin: origin)
+            }
+        }
+    }
+
+    private static func report(
+        measure: String, name: String, value: Double, baseline base: Double, origin: String
+    ) {
+        print(
+            #"{"bench":"live.\#(measure)_\#(name)","value":\#(format(value)),"unit":"ms","#
+                + #""baseline":\#(format(base)),"ratio":\#(format(value / max(base, 0.000_001))),"#
+                + #""readers":\#(queryCount * readersPerQuery),"queries":\#(queryCount),"#
+                + #""rows_per_query":\#(rowsPerQuery),"writes":\#(writeCount),"#
+                + #""origin":"\#(origin)","baseline_kind":"AsyncStream fan-out to 100 readers"}"#)
+    }
+
+    /// Which readers have seen which write: readers report the id at the end of their list.
+    private final class Sightings: Sendable {
+        private struct State {
+            var seen: [Int: Int] = [:]
+            var lastSeenAt: [Int: ContinuousClock.Instant] = [:]
+            var waiter: (id: Int, count: Int, continuation: CheckedContinuation<Void, Never>)?
+        }
+        private let state = Mutex(State())
+
+        func saw(_ id: Int, at instant: ContinuousClock.Instant) {
+            let ready = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                state.seen[id, default: 0] += 1
+                state.lastSeenAt[id] = instant
+                guard let waiter = state.waiter, waiter.id == id, state.seen[id] ?? 0 >= waiter.count else {
+                    return nil
+                }
+                state.waiter = nil
+                return waiter.continuation
+            }
+            ready?.resume()
+        }
+
+        /// Waits until `count` readers saw `id`; returns when the last of them did.
+        func waitUntilSeen(_ id: Int, by count: Int) async -> ContinuousClock.Instant {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> Bool in
+                    if state.seen[id] ?? 0 >= count { return true }
+                    state.waiter = (id, count, continuation)
+                    return false
+                }
+                if ready { continuation.resume() }
+            }
+            return state.withLock { $0.lastSeenAt[id] ?? .now }
+        }
+    }
+
+    /// Latencies from `execute()` returning and from it being called, in milliseconds.
+    private static func engineLatencies() async throws -> ([Double], [Double]) {
+        var rows = [Row]()
+        for group in 0..<queryCount {
+            for index in 0..<rowsPerQuery {
+                rows.append([
+                    "id": .number(JSONNumber(-(group * rowsPerQuery + index) - 1)),
+                    "group": .number(JSONNumber(group)),
+                    "title": .string("row \(index) of group \(group)"),
+                ])
+            }
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("live-bench-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = InMemoryPostgREST(tables: ["items": rows])
+        let client = try await OfflineClient(
+            configuration: Configuration(
+                url: URL(string: "https://bench.invalid")!, apiKey: "bench", storage: .directory(folder),
+                transport: server))
+        try await client.signIn(AuthSession(accessToken: "bench-token", userID: "bench-user"))
+        let sightings = Sightings()
+        let loaded = Sightings()
+        var readers = [Task<Void, Never>]()
+        for group in 0..<queryCount {
+            let query = client.from("items").select().eq("group", value: group)
+            for _ in 0..<readersPerQuery {
+                readers.append(
+                    Task.detached {
+                        var announcedLoad = false
+                        do {
+                            for try await snapshot in query.snapshots() {
+                                guard let rows = snapshot.result?.rows else { continue }
+                                if !announcedLoad, rows.count >= rowsPerQuery, snapshot.refresh == .idle {
+                                    announcedLoad = true
+                                    loaded.saw(0, at: .now)
+                                }
+                                if let id = rows.last?["id"]?.numberValue?.intValue, id > 0 {
+                                    sightings.saw(id, at: .now)
+                                }
+                            }
+                        } catch {
+                            return
+                        }
+                    })
+            }
+        }
+        _ = await loaded.waitUntilSeen(0, by: queryCount * readersPerQuery)
+        await client.disableNetwork()
+        var latencies = [Double]()
+        var fromCall = [Double]()
+        for id in 1...writeCount {
+            let called = ContinuousClock.now
+            let row: Row = [
+                "id": .number(JSONNumber(id)), "group": .number(JSONNumber(id % queryCount)), "title": "new",
+            ]
+            _ = try await client.from("items").insert(row).execute()
+            let returned = ContinuousClock.now
+            let lastSeen = await sightings.waitUntilSeen(id, by: readersPerQuery)
+            latencies.append(max(0, milliseconds(lastSeen - returned)))
+            fromCall.append(max(0, milliseconds(lastSeen - called)))
+        }
+        for reader in readers { reader.cancel() }
+        await client.close()
+        return (latencies, fromCall)
+    }
+
+    private static func baselineLatencies() async -> [Double] {
+        let sightings = Sightings()
+        var continuations = [AsyncStream<Int>.Continuation]()
+        var readers = [Task<Void, Never>]()
+        for _ in 0..<(queryCount * readersPerQuery) {
+            let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+            continuations.append(continuation)
+            readers.append(
+                Task.detached {
+                    for await id in stream { sightings.saw(id, at: .now) }
+                })
+        }
+        var latencies = [Double]()
+        for id in 1...writeCount {
+            let sent = ContinuousClock.now
+            for continuation in continuations { continuation.yield(id) }
+            let lastSeen = await sightings.waitUntilSeen(id, by: continuations.count)
+            latencies.append(max(0, milliseconds(lastSeen - sent)))
+        }
+        for continuation in continuations { continuation.finish() }
+        for reader in readers { await reader.value }
+        return latencies
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) * 1_000 + Double(attoseconds) / 1e15
+    }
+
+    private static func format(_ value: Double) -> String { String(format: "%.3f", value) }
+}
+
+extension Array where Element == Double {
+    /// The value at a percentile (0...1) of the sorted values.
+    func percentile(_ fraction: Double) -> Double {
+        guard !isEmpty else { return 0 }
+        let sorted = self.sorted()
+        let index = Swift.min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))
+        return sorted[index]
+    }
 }

@@ -153,13 +153,20 @@ extension Engine {
         let key = query.canonicalKey
         let table = TableID(query)
         let list = lists[key]?.list ?? CachedList(query: query, rows: [], fetchTick: 0)
-        let others = lists.values.compactMap { entry -> CachedList? in
-            guard TableID(entry.list.query) == table, entry.list.query.canonicalKey != key else { return nil }
-            return entry.list
-        }
-        return overlay.read(
-            list, otherLists: others, queue: queue.map(\.mutation), replayLog: replayLog[table] ?? [],
-            ownerID: currentUser)
+        let queued = queue.map(\.mutation)
+        let replayed = replayLog[table] ?? []
+        // Rows of the table's other lists matter only to an UPDATE, which can move them in;
+        // indexing them for every snapshot would cost more than the overlay itself.
+        let updates =
+            queued.contains { $0.operation == .update && TableID($0) == table }
+            || replayed.contains { $0.mutation.operation == .update }
+        let others =
+            updates
+            ? lists.values.compactMap { entry -> CachedList? in
+                guard TableID(entry.list.query) == table, entry.list.query.canonicalKey != key else { return nil }
+                return entry.list
+            } : []
+        return overlay.read(list, otherLists: others, queue: queued, replayLog: replayed, ownerID: currentUser)
     }
 
     /// Recomputes and publishes the snapshot of one live read (equal snapshots are not sent).
