@@ -56,7 +56,7 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
             write.operation == .update || write.operation == .delete ? keys.pin(by: write.filters) : nil
         }
         let reached = OverlayWorkingList.keysReached(by: writes, pins: pins, keys: keys)
-        var index = [String: Int](minimumCapacity: reached?.count ?? list.rows.count)
+        var index = [String: Int](minimumCapacity: reached?.keys.count ?? list.rows.count)
         for (slot, row) in list.rows.enumerated() where reached?.isEmpty != true {
             guard let key = keys.indexKey(of: row) else { continue }
             if let reached, !reached.contains(key) { continue }
@@ -83,9 +83,9 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     /// or DELETE not pinned to keys).
     private static func keysReached(
         by writes: [Mutation], pins: [OverlayKeys.Pin?], keys: OverlayKeys
-    ) -> Set<String>? {
+    ) -> ReachedKeys? {
         // Room to spare keeps probes short for the many keys that are not there.
-        var reached = Set<String>(minimumCapacity: writes.count * 4)
+        var reached = ReachedKeys(minimumCapacity: writes.count * 4)
         for (write, pin) in zip(writes, pins) {
             switch write.operation {
             case .insert, .upsert:
@@ -94,7 +94,7 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
                 }
             case .update, .delete:
                 guard let pin else { return nil }
-                reached.formUnion(pin.keys)
+                for key in pin.keys { reached.insert(key) }
             }
         }
         return reached
