@@ -36,8 +36,8 @@ extension Overlay {
     }
 }
 
-/// The work of one `Overlay.patch` call.
-private struct OnlinePatcher<Evaluator: RowFilterEvaluating> {
+/// The work of one `Overlay.patch` call (the engine may also make one directly).
+struct OnlinePatcher<Evaluator: RowFilterEvaluating> {
     /// A row to lay into lists, with the columns the server returned for it when it did.
     struct Laid {
         var row: Row
@@ -57,6 +57,7 @@ private struct OnlinePatcher<Evaluator: RowFilterEvaluating> {
     let readRows: [Row]?
     let readShape: ReadShape
 
+    /// A patcher for one accepted write; `returned` as in `Overlay.patch`.
     init(write: Mutation, returned: [Row]?, primaryKeys: PrimaryKeys) {
         self.write = write
         keys = OverlayKeys(table: write.table, primaryKeys: primaryKeys)
@@ -69,6 +70,7 @@ private struct OnlinePatcher<Evaluator: RowFilterEvaluating> {
         readShape = ReadShape(returning: write.returning ?? "*")
     }
 
+    /// The write's effect on every cached list and every read with nothing cached.
     func patch(_ lists: [CachedList], uncachedReads: [QueryDescription]) -> OnlinePatchResult {
         if (write.schema ?? "public") != "public" { return allStale(lists, uncachedReads) }
         let write = self.write

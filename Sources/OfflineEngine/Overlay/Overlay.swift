@@ -78,8 +78,8 @@ struct Overlay<Evaluator: RowFilterEvaluating>: Sendable {
         var working = OverlayWorkingList<Evaluator>(
             list: list, otherLists: otherLists, primaryKeys: primaryKeys, writes: laid.map(\.mutation))
         var pending = false
-        for write in laid {
-            if working.apply(write.mutation) && write.isQueued { pending = true }
+        for (position, write) in laid.enumerated() {
+            if working.apply(writeAt: position) && write.isQueued { pending = true }
         }
         return OverlayResult(
             rows: working.rows, hasPendingMutations: pending, needsRefetch: working.needsRefetch)

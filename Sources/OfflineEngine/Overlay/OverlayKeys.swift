@@ -47,11 +47,37 @@ struct OverlayKeys: Sendable {
 
     /// Text as key text: UUIDs in lower case, anything else as it is.
     static func normalised(text: String) -> String {
-        let isCapital = { (byte: UInt8) in byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
         let hasCapital =
-            text.utf8.withContiguousStorageIfAvailable { $0.contains(where: isCapital) }
-            ?? text.utf8.contains(where: isCapital)
+            text.utf8.withContiguousStorageIfAvailable(OverlayKeys.hasCapital)
+            ?? OverlayKeys.hasCapital(Array(text.utf8).withUnsafeBufferPointer { $0 })
         return hasCapital ? RowKey.normalised(text: text) : text
+    }
+
+    /// Whether UTF-8 text holds an ASCII capital letter.
+    private static func hasCapital(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where byte &- UInt8(ascii: "A") < 26 { return true }
+        return false
+    }
+
+    /// How an UPDATE's or DELETE's filters pin a single-column key: the index keys, and whether
+    /// the filters say nothing else (then a row found by one of the keys provably matches when
+    /// its key is text, as exactly equal text is equal under every column type).
+    struct Pin: Sendable, Hashable {
+        /// The index keys (see `indexKey(of:)`).
+        var keys: [String]
+        /// Whether every filter is an `eq` or `in` on the key column.
+        var onlyKeys: Bool
+    }
+
+    /// How `filters` pin the key, or `nil` when they do not.
+    func pin(by filters: [Filter]) -> Pin? {
+        guard let pinned = pinnedIndexKeys(by: filters), let keyColumn = columns.first else { return nil }
+        let onlyKeys = filters.allSatisfy { filter in
+            guard case .condition(let condition) = filter else { return false }
+            return condition.column == keyColumn && !condition.negated
+                && (condition.op == .eq || condition.op == .in)
+        }
+        return Pin(keys: pinned, onlyKeys: onlyKeys)
     }
 
     /// The keys a filter list pins a single-column key to (`eq(id, x)`, `in(id, [...])` at the

@@ -22,6 +22,10 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     private let shape: ReadShape
     private let keys: OverlayKeys
     private let evaluator: Evaluator
+    /// The writes to lay, oldest first.
+    private let writes: [Mutation]
+    /// How each UPDATE or DELETE pins the key, by position in `writes`.
+    private let pins: [OverlayKeys.Pin?]
     /// The list's rows in order; `nil` where a row left.
     private var slots: OverlaySlots
     /// The slot of each keyed row in the list.
@@ -46,8 +50,13 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
         filters = list.query.filters
         shape = ReadShape(list.query)
         slots = OverlaySlots(list.rows)
-        let reached = OverlayWorkingList.keysReached(by: writes, keys: keys)
-        var index = [String: Int](minimumCapacity: reached?.count ?? list.rows.count)
+        self.writes = writes
+        let keys = keys
+        pins = writes.map { write in
+            write.operation == .update || write.operation == .delete ? keys.pin(by: write.filters) : nil
+        }
+        let reached = OverlayWorkingList.keysReached(by: writes, pins: pins, keys: keys)
+        var index = [String: Int](minimumCapacity: reached?.keys.count ?? list.rows.count)
         for (slot, row) in list.rows.enumerated() where reached?.isEmpty != true {
             guard let key = keys.indexKey(of: row) else { continue }
             if let reached, !reached.contains(key) { continue }
@@ -72,18 +81,20 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
 
     /// Every key `writes` can reach, or `nil` when one reaches rows by other columns (an UPDATE
     /// or DELETE not pinned to keys).
-    private static func keysReached(by writes: [Mutation], keys: OverlayKeys) -> Set<String>? {
+    private static func keysReached(
+        by writes: [Mutation], pins: [OverlayKeys.Pin?], keys: OverlayKeys
+    ) -> ReachedKeys? {
         // Room to spare keeps probes short for the many keys that are not there.
-        var reached = Set<String>(minimumCapacity: writes.count * 4)
-        for write in writes {
+        var reached = ReachedKeys(minimumCapacity: writes.count * 4)
+        for (write, pin) in zip(writes, pins) {
             switch write.operation {
             case .insert, .upsert:
                 for row in write.rows {
                     if let key = keys.indexKey(of: row) { reached.insert(key) }
                 }
             case .update, .delete:
-                guard let pinned = keys.pinnedIndexKeys(by: write.filters) else { return nil }
-                reached.formUnion(pinned)
+                guard let pin else { return nil }
+                for key in pin.keys { reached.insert(key) }
             }
         }
         return reached
@@ -92,8 +103,10 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     /// The list's rows now.
     var rows: [Row] { slots.rows }
 
-    /// Lays one write over the list; returns whether the list's rows changed.
-    mutating func apply(_ mutation: Mutation) -> Bool {
+    /// Lays the write at `position` in `writes` over the list; returns whether the list's rows
+    /// changed.
+    mutating func apply(writeAt position: Int) -> Bool {
+        let mutation = writes[position]
         switch mutation.operation {
         case .insert:
             var changed = false
@@ -111,9 +124,9 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
             return changed
         case .update:
             let patch = mutation.rows.reduce(Row([:])) { $0.merging($1) }
-            return update(matching: mutation.filters, with: patch)
+            return update(matching: mutation.filters, pin: pins[position], with: patch)
         case .delete:
-            return delete(matching: mutation.filters)
+            return delete(matching: mutation.filters, pin: pins[position])
         }
     }
 
@@ -154,18 +167,21 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     /// An UPDATE: patches the list's rows the filter provably matches (a row whose list filters
     /// then fail leaves), then the rows outside it, moving in those whose membership changes from
     /// provably out to possibly in (in order of their key values).
-    private mutating func update(matching updateFilters: [Filter], with patch: Row) -> Bool {
-        let pinned = hasDuplicateKeys ? nil : keys.pinnedIndexKeys(by: updateFilters)
+    private mutating func update(matching updateFilters: [Filter], pin: OverlayKeys.Pin?, with patch: Row)
+        -> Bool
+    {
+        let pin = hasDuplicateKeys ? nil : pin
+        let pinned = pin?.keys
         let listTargets = pinned.map { $0.compactMap { index[$0] }.sorted() } ?? Array(slots.indices)
         let outsideTargets = (pinned.map { $0.filter { outside[$0] != nil } } ?? Array(outside.keys))
             .sorted()
         var changed = false
         for slot in listTargets {
-            guard let row = slots[slot], evaluator.evaluate(updateFilters, on: row) == .true else { continue }
+            guard let row = slots[slot], provablyMatches(row, updateFilters, pin) else { continue }
             if replace(slot, old: row, with: row.merging(patch), written: patch) { changed = true }
         }
         for key in outsideTargets {
-            guard let known = outside[key], evaluator.evaluate(updateFilters, on: known.row) == .true else {
+            guard let known = outside[key], provablyMatches(known.row, updateFilters, pin) else {
                 continue
             }
             let patched = known.row.merging(patch)
@@ -184,6 +200,16 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
         return changed
     }
 
+    /// Whether an UPDATE's or DELETE's filters provably match a row. A row found through a key
+    /// the filters pin, when they say nothing else and the key is text, matches without asking
+    /// the evaluator (exactly equal text, UUIDs in any case, is equal under every column type).
+    private func provablyMatches(_ row: Row, _ filters: [Filter], _ pin: OverlayKeys.Pin?) -> Bool {
+        if let pin, pin.onlyKeys, let keyColumn = keys.columns.first, case .string? = row[keyColumn] {
+            return true
+        }
+        return evaluator.evaluate(filters, on: row) == .true
+    }
+
     /// Whether a row known outside the list may join it once patched.
     private func may(_ known: Outside, join patched: Row) -> Bool {
         switch known.origin {
@@ -195,18 +221,19 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     }
 
     /// A DELETE: removes the rows its filter provably matches, in the list and outside it.
-    private mutating func delete(matching deleteFilters: [Filter]) -> Bool {
-        let pinned = hasDuplicateKeys ? nil : keys.pinnedIndexKeys(by: deleteFilters)
+    private mutating func delete(matching deleteFilters: [Filter], pin: OverlayKeys.Pin?) -> Bool {
+        let pin = hasDuplicateKeys ? nil : pin
+        let pinned = pin?.keys
         let listTargets = pinned.map { $0.compactMap { index[$0] } } ?? Array(slots.indices)
         var changed = false
         for slot in listTargets {
-            guard let row = slots[slot], evaluator.evaluate(deleteFilters, on: row) == .true else { continue }
+            guard let row = slots[slot], provablyMatches(row, deleteFilters, pin) else { continue }
             remove(slot, row: row)
             changed = true
         }
         let outsideTargets = pinned.map { $0.filter { outside[$0] != nil } } ?? Array(outside.keys)
         for key in outsideTargets {
-            if let known = outside[key], evaluator.evaluate(deleteFilters, on: known.row) == .true {
+            if let known = outside[key], provablyMatches(known.row, deleteFilters, pin) {
                 outside[key] = nil
             }
         }

@@ -10,6 +10,11 @@ struct ReplayEntry: Sendable, Hashable {
         self.tick = tick
         self.mutation = mutation
     }
+
+    /// A replay-log entry from its parts, in the order the store keeps them.
+    init(mutation: Mutation, tick: Int) {
+        self.init(tick: tick, mutation: mutation)
+    }
 }
 
 /// The rules for replayed writes: which a list still shows, and which the log keeps.
