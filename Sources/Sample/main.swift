@@ -57,11 +57,14 @@ try await waitForSnapshot { $0.refresh == .idle }
 step("2. The network goes down; two new tasks and one edit are written on the device.")
 await client.disableNetwork()
 for title in ["Water the plants", "Book train tickets"] {
-    let result = try await client.from("tasks").insert(TodoItem(id: UUID(), title: title, done: false)).execute()
+    let result = try await client.from("tasks").insert(TodoItem(id: UUID(), title: title, done: false))
+        .execute()
     if case .queued(let pending) = result { print("  queued    insert \(pending.rowIDs)") }
 }
-let edit = try await client.from("tasks").update(["done": true]).eq("id", value: "6f1c2a3e-0000-4000-8000-000000000001")
-    .execute()
+let edit = try await client.from("tasks").update(["done": true]).eq(
+    "id", value: "6f1c2a3e-0000-4000-8000-000000000001"
+)
+.execute()
 if case .queued(let pending) = edit { print("  queued    update \(pending.rowIDs)") }
 try await waitForSnapshot { $0.hasPendingMutations && $0.result?.rows.count == 3 }
 for try await count in client.pendingMutationCount() {

@@ -9,10 +9,13 @@ struct JSONTextTests {
     func numbersKeepDigits() throws {
         let text = #"{"big":9007199254740993,"num":1.50,"exp":-1.0E+3,"neg":-0}"#
         let value = try JSONText.parse(text)
-        #expect(value == ["big": .number(JSONNumber(text: "9007199254740993")!),
-                          "num": .number(JSONNumber(text: "1.50")!),
-                          "exp": .number(JSONNumber(text: "-1.0E+3")!),
-                          "neg": .number(JSONNumber(text: "-0")!)])
+        #expect(
+            value == [
+                "big": .number(JSONNumber(text: "9007199254740993")!),
+                "num": .number(JSONNumber(text: "1.50")!),
+                "exp": .number(JSONNumber(text: "-1.0E+3")!),
+                "neg": .number(JSONNumber(text: "-0")!),
+            ])
         #expect(JSONText.string(value) == #"{"big":9007199254740993,"exp":-1.0E+3,"neg":-0,"num":1.50}"#)
     }
 
@@ -24,9 +27,11 @@ struct JSONTextTests {
         #expect(try JSONText.parse(JSONText.string(value)) == value)
     }
 
-    @Test("malformed text is a typed error that names none of the text", arguments: [
-        "{", "[1 2]", "01", "1.", "-", "1e", "\"secret", "{\"a\":1 \"b\":2}", "1.2.3", "--1",
-    ])
+    @Test(
+        "malformed text is a typed error that names none of the text",
+        arguments: [
+            "{", "[1 2]", "01", "1.", "-", "1e", "\"secret", "{\"a\":1 \"b\":2}", "1.2.3", "--1",
+        ])
     func malformed(text: String) {
         #expect(throws: JSONText.MalformedJSON.self) { try JSONText.parse(text) }
         do {
@@ -40,10 +45,13 @@ struct JSONTextTests {
     func mutationRoundTrip() throws {
         let mutation = Mutation(
             ownerID: "u1", table: "tasks", operation: .update, rows: [["done": true, "n": 1.5]],
-            filters: [.condition(FilterCondition(column: "id", op: .in, operand: .list(["1", "a,b"]))),
-                      .or([.condition(FilterCondition(column: "x", op: .eq, operand: .value("7"), negated: true))],
-                          negated: true),
-                      .unparsed(key: "y", value: "zz")],
+            filters: [
+                .condition(FilterCondition(column: "id", op: .in, operand: .list(["1", "a,b"]))),
+                .or(
+                    [.condition(FilterCondition(column: "x", op: .eq, operand: .value("7"), negated: true))],
+                    negated: true),
+                .unparsed(key: "y", value: "zz"),
+            ],
             onConflict: ["id"], returning: "*", createdAt: Date(timeIntervalSince1970: 1_764_421_234.123))
         #expect(try Mutation(persistedData: mutation.persistedData()) == mutation)
     }

@@ -48,15 +48,17 @@ enum PersistedForm {
         if let text = object["v"]?.stringValue {
             operand = .value(text)
         } else if case .array(let items)? = object["l"] {
-            operand = .list(try items.map { item in
-                guard let text = item.stringValue else { throw Invalid(what: "filter") }
-                return text
-            })
+            operand = .list(
+                try items.map { item in
+                    guard let text = item.stringValue else { throw Invalid(what: "filter") }
+                    return text
+                })
         } else {
             throw Invalid(what: "filter")
         }
         return .condition(
-            FilterCondition(column: column, op: FilterOperator(rawValue: op), operand: operand, negated: negated))
+            FilterCondition(
+                column: column, op: FilterOperator(rawValue: op), operand: operand, negated: negated))
     }
 
     static func json(_ mutation: Mutation) -> JSONValue {

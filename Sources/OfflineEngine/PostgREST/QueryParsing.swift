@@ -10,7 +10,9 @@ extension QueryDescription {
     /// Reads `schema/table?query` as written by ``canonicalKey``, or `nil`.
     init?(canonicalKey: String) {
         let parts = canonicalKey.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        let path = parts[0].split(separator: "/", maxSplits: 1).map { $0.removingPercentEncoding ?? String($0) }
+        let path = parts[0].split(separator: "/", maxSplits: 1).map {
+            $0.removingPercentEncoding ?? String($0)
+        }
         guard path.count == 2 else { return nil }
         var components = URLComponents()
         components.percentEncodedQuery = parts.count > 1 ? String(parts[1]) : nil
@@ -46,12 +48,14 @@ extension QueryDescription {
                 guard let parts = FilterGrammar.logicParts(parameter.value) else { throw Unreadable() }
                 let negated = parameter.name.hasPrefix("not.")
                 filters.append(
-                    parameter.name.hasSuffix("or") ? .or(parts, negated: negated) : .and(parts, negated: negated))
+                    parameter.name.hasSuffix("or")
+                        ? .or(parts, negated: negated) : .and(parts, negated: negated))
             default:
                 if Self.isEmbedScoped(parameter.name) {
                     embedParameters.append(parameter)
                 } else {
-                    filters.append(FilterGrammar.condition(column: parameter.name, expression: parameter.value))
+                    filters.append(
+                        FilterGrammar.condition(column: parameter.name, expression: parameter.value))
                 }
             }
         }
