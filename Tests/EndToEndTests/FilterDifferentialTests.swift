@@ -37,7 +37,13 @@ struct FilterDifferentialTests {
         for _ in 0..<Self.rowCount {
             var values: [String?] = [DifferentialColumns.randomUUID(&random)]
             for column in columns {
-                values.append(random.chance(0.12) ? nil : random.pick(column.pool))
+                if random.chance(0.12) {
+                    values.append(nil)
+                } else if !column.oddities.isEmpty, random.chance(0.1) {
+                    values.append(random.pick(column.oddities))
+                } else {
+                    values.append(random.pick(column.pool))
+                }
             }
             try connection.execute("INSERT INTO cases (id, \(names)) VALUES (\(placeholders))", values)
         }
@@ -81,6 +87,10 @@ struct FilterDifferentialTests {
                 let returned = matching.contains(id)
                 let unsound = (truth == .true && !returned) || (truth == .false && returned)
                 report.record(label: label, answered: truth != .unknown, unsound: unsound)
+                if truth == .unknown, label == ProcessInfo.processInfo.environment["OFFLINE_ENGINE_DIFF_SHOW"] {
+                    let shown = row.values.filter { FilterDifferentialTests.columns(of: filter).contains($0.key) }
+                    Swift.print("  unknown: \(filter) on \(shown)")
+                }
                 if unsound {
                     report.example("\(filter) on \(row.values.filter { FilterDifferentialTests.columns(of: filter).contains($0.key) }): engine \(truth), PostgreSQL \(returned)")
                 }

@@ -9,10 +9,15 @@ enum TextShape {
     static func mayBeTypedValue(_ value: String) -> Bool {
         guard let first = value.utf8.first else { return false }
         switch first {
-        case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "<"), UInt8(ascii: "{"),
-            UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "$"), UInt8(ascii: "\\"),
+        case UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "$"), UInt8(ascii: "\\"),
             UInt8(ascii: "@"), UInt8(ascii: ":"):
+            // tsvector, hstore, money, bytea, verbose intervals, IPv6.
             return true
+        case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "<"), UInt8(ascii: "{"):
+            // Ranges and geometric values hold numbers or dates, or no letters at all (`(,)`).
+            let hasDigit = value.utf8.contains(where: PostgresInput.isDigit)
+            let hasLetter = value.utf8.contains { ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") }
+            if hasDigit || !hasLetter { return true }
         default:
             break
         }
@@ -81,30 +86,36 @@ enum TextShape {
         return leftBytes.elementsEqual(rightBytes)
     }
 
-    /// Whether `citext` might read two different texts as equal: they differ only in the case of
-    /// ASCII letters, or where either has a non-ASCII character (whose lower case the database's
-    /// locale decides: `İ` lowers to `i` in some).
+    /// Whether `citext` might read two different texts as equal: `lower()` maps one character to
+    /// one (libc locales), or `İ` to two (ICU), so texts of other lengths never meet; ASCII letters
+    /// meet only their other case, except where a locale maps `İ`, `ı`, `ſ` or the Kelvin sign to
+    /// an ASCII letter (or `I` to `ı`); two other non-ASCII characters may be each other's case.
     static func mayBeEqualIgnoringCase(_ left: String, _ right: String) -> Bool {
-        var leftScalars = left.unicodeScalars.makeIterator()
-        var rightScalars = right.unicodeScalars.makeIterator()
-        var sawNonASCII = false
-        while true {
-            switch (leftScalars.next(), rightScalars.next()) {
-            case (nil, nil):
-                return true
-            case (let one?, let other?):
-                if one == other { continue }
-                if !one.isASCII || !other.isASCII {
-                    sawNonASCII = true
-                    continue
-                }
+        let leftScalars = Array(left.unicodeScalars)
+        let rightScalars = Array(right.unicodeScalars)
+        guard leftScalars.count == rightScalars.count else {
+            return leftScalars.contains("\u{130}") || rightScalars.contains("\u{130}")
+        }
+        for (one, other) in zip(leftScalars, rightScalars) where one != other {
+            switch (one.isASCII, other.isASCII) {
+            case (true, true):
                 if lowerASCII(one.value) != lowerASCII(other.value) { return false }
-            default:
-                // Lengths differ: only a locale's case mapping of a non-ASCII letter could
-                // bridge that.
-                return sawNonASCII || !left.unicodeScalars.allSatisfy(\.isASCII)
-                    || !right.unicodeScalars.allSatisfy(\.isASCII)
+            case (false, false):
+                continue
+            case (true, false):
+                if !mayMeetASCII(other, one) { return false }
+            case (false, true):
+                if !mayMeetASCII(one, other) { return false }
             }
+        }
+        return true
+    }
+
+    /// Whether some locale's `lower()` may make a non-ASCII character and an ASCII one equal.
+    private static func mayMeetASCII(_ nonASCII: Unicode.Scalar, _ ascii: Unicode.Scalar) -> Bool {
+        switch nonASCII.value {
+        case 0x130, 0x131, 0x17F, 0x212A: return true
+        default: return ascii == "I" || ascii == "i"
         }
     }
 

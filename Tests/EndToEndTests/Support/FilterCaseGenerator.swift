@@ -89,7 +89,17 @@ struct FilterCaseGenerator {
         }
     }
 
+    /// A near variant: another number for numbers, another spelling now and then.
     private func variant(of text: String, _ random: inout SeededRandom) -> String {
+        if let number = Int(text), random.chance(0.75) {
+            return String(number &+ random.pick([-2, -1, 1, 2, 10, 100]))
+        }
+        if PostgresInput.isCanonicalUUID(text), random.chance(0.6) {
+            var characters = Array(text)
+            let index = random.pick([0, 5, 10, 20, 35])
+            characters[index] = characters[index] == "0" ? "1" : "0"
+            return String(characters)
+        }
         switch random.next() % 16 {
         case 0: return text.uppercased()
         case 1: return text.lowercased()
@@ -101,12 +111,8 @@ struct FilterCaseGenerator {
         case 7: return "0" + text
         case 8: return "+" + text
         case 9: return text + ".0"
-        case 10:
-            if let number = Int(text) { return String(number + 1) }
-            return text.capitalized
-        case 11:
-            if let number = Int(text) { return String(number - 1) }
-            return text.replacingOccurrences(of: "-", with: "")
+        case 10: return text.capitalized
+        case 11: return text.replacingOccurrences(of: "-", with: "")
         case 12: return "{" + text + "}"
         case 13: return text.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "+00:00", with: "Z")
         case 14: return text + "e0"
