@@ -20,7 +20,8 @@ struct FilterDifferentialTests {
 
     @Test("the evaluator never contradicts PostgreSQL on eq, neq, in, is and and/or trees")
     func differential() throws {
-        let seed = ProcessInfo.processInfo.environment["OFFLINE_ENGINE_DIFF_SEED"].flatMap(UInt64.init) ?? 20_240_115
+        let seed =
+            ProcessInfo.processInfo.environment["OFFLINE_ENGINE_DIFF_SEED"].flatMap(UInt64.init) ?? 20_240_115
         var random = SeededRandom(seed: seed)
         let database = try PostgresServer.shared().createDatabase(named: "filters")
         let connection = try database.connect()
@@ -52,9 +53,10 @@ struct FilterDifferentialTests {
         let body = try connection.execute("SELECT json_agg(t) FROM (SELECT * FROM cases ORDER BY id) t")
         let rows = try Row.rows(from: JSONText.parse(body[0][0] ?? "[]"))
         let jsonNullRows = Set(
-            try connection.execute("SELECT id::text FROM cases WHERE jsonb_typeof(c_jsonb) = 'null'").compactMap {
-                $0[0]
-            })
+            try connection.execute("SELECT id::text FROM cases WHERE jsonb_typeof(c_jsonb) = 'null'")
+                .compactMap {
+                    $0[0]
+                })
         var observed = [String: [JSONValue]]()
         for row in rows {
             for (name, value) in row.values { observed[name, default: []].append(value) }
@@ -69,10 +71,13 @@ struct FilterDifferentialTests {
             let sql = FilterSQL(filter)
             let matching: Set<String>
             do {
-                let result = try connection.execute("SELECT id::text FROM cases WHERE \(sql.clause)", sql.parameters)
+                let result = try connection.execute(
+                    "SELECT id::text FROM cases WHERE \(sql.clause)", sql.parameters)
                 matching = Set(result.compactMap { $0[0] })
             } catch let error as PostgresError {
-                guard let state = error.sqlState, !state.hasPrefix("XX"), !state.hasPrefix("08") else { throw error }
+                guard let state = error.sqlState, !state.hasPrefix("XX"), !state.hasPrefix("08") else {
+                    throw error
+                }
                 report.rejected(label: label, rows: rows.count)
                 continue
             }
@@ -87,12 +92,17 @@ struct FilterDifferentialTests {
                 let returned = matching.contains(id)
                 let unsound = (truth == .true && !returned) || (truth == .false && returned)
                 report.record(label: label, answered: truth != .unknown, unsound: unsound)
-                if truth == .unknown, label == ProcessInfo.processInfo.environment["OFFLINE_ENGINE_DIFF_SHOW"] {
-                    let shown = row.values.filter { FilterDifferentialTests.columns(of: filter).contains($0.key) }
+                if truth == .unknown, label == ProcessInfo.processInfo.environment["OFFLINE_ENGINE_DIFF_SHOW"]
+                {
+                    let shown = row.values.filter {
+                        FilterDifferentialTests.columns(of: filter).contains($0.key)
+                    }
                     Swift.print("  unknown: \(filter) on \(shown)")
                 }
                 if unsound {
-                    report.example("\(filter) on \(row.values.filter { FilterDifferentialTests.columns(of: filter).contains($0.key) }): engine \(truth), PostgreSQL \(returned)")
+                    report.example(
+                        "\(filter) on \(row.values.filter { FilterDifferentialTests.columns(of: filter).contains($0.key) }): engine \(truth), PostgreSQL \(returned)"
+                    )
                 }
             }
         }
@@ -107,7 +117,8 @@ struct FilterDifferentialTests {
     static func columns(of filter: Filter) -> Set<String> {
         switch filter {
         case .condition(let condition): return [condition.column]
-        case .and(let parts, _), .or(let parts, _): return parts.reduce(into: []) { $0.formUnion(columns(of: $1)) }
+        case .and(let parts, _), .or(let parts, _):
+            return parts.reduce(into: []) { $0.formUnion(columns(of: $1)) }
         case .unparsed: return []
         }
     }
@@ -153,7 +164,8 @@ struct DifferentialReport {
 
     func print() {
         let percent = cases == 0 ? 0 : 100 * Double(answered) / Double(cases)
-        Swift.print("differential: \(cases) cases, \(unsound) unsound, \(String(format: "%.1f", percent))% answered")
+        Swift.print(
+            "differential: \(cases) cases, \(unsound) unsound, \(String(format: "%.1f", percent))% answered")
         Swift.print("  type           cases  answered  unsound  rejected filters")
         for (label, tally) in tallies.sorted(by: { $0.key < $1.key }) {
             let fraction = tally.cases == 0 ? 0 : 100 * Double(tally.answered) / Double(tally.cases)

@@ -59,7 +59,9 @@ struct FilterRuleTests {
         #expect(truth(condition("done", .eq, "true"), ["done": false]) == .false)
         let uuid = "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"
         #expect(truth(condition("owner", .eq, uuid), ["owner": .string(uuid)]) == .true)
-        #expect(truth(condition("owner", .eq, "b0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"), ["owner": .string(uuid)]) == .false)
+        #expect(
+            truth(condition("owner", .eq, "b0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"), ["owner": .string(uuid)])
+                == .false)
     }
 
     @Test(
@@ -138,12 +140,15 @@ struct FilterRuleTests {
 
     @Test(
         "every operator but eq, neq, in and is is unknown",
-        arguments: ["gt", "gte", "lt", "lte", "like", "ilike", "match", "imatch", "fts", "plfts", "cs", "cd",
-            "ov", "sl", "adj", "isdistinct", "like(any)", "eq(any)"])
+        arguments: [
+            "gt", "gte", "lt", "lte", "like", "ilike", "match", "imatch", "fts", "plfts", "cs", "cd",
+            "ov", "sl", "adj", "isdistinct", "like(any)", "eq(any)",
+        ])
     func otherOperators(op: String) {
         let row: Row = ["n": 5, "title": "abc"]
         #expect(truth(condition("n", FilterOperator(rawValue: op), "5"), row) == .unknown)
-        #expect(truth(condition("title", FilterOperator(rawValue: op), "abc", negated: true), row) == .unknown)
+        #expect(
+            truth(condition("title", FilterOperator(rawValue: op), "abc", negated: true), row) == .unknown)
     }
 
     @Test("Kleene logic: false decides an and, true decides an or, not keeps unknown unknown")

@@ -16,14 +16,21 @@ enum TextShape {
         case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "<"), UInt8(ascii: "{"):
             // Ranges and geometric values hold numbers or dates, or no letters at all (`(,)`).
             let hasDigit = value.utf8.contains(where: PostgresInput.isDigit)
-            let hasLetter = value.utf8.contains { ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") }
+            let hasLetter = value.utf8.contains {
+                ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z")
+            }
             if hasDigit || !hasLetter { return true }
         default:
             break
         }
-        switch value {
-        case "NaN", "Infinity", "-Infinity", "infinity", "-infinity", "empty": return true
-        default: break
+        if value.utf8.count <= 9,
+            first == UInt8(ascii: "N") || first == UInt8(ascii: "I")
+                || first == UInt8(ascii: "i") || first == UInt8(ascii: "-") || first == UInt8(ascii: "e")
+        {
+            switch value {
+            case "NaN", "Infinity", "-Infinity", "infinity", "-infinity", "empty": return true
+            default: break
+            }
         }
         var hasDigit = false
         var hasSeparator = false
@@ -91,12 +98,21 @@ enum TextShape {
     /// meet only their other case, except where a locale maps `İ`, `ı`, `ſ` or the Kelvin sign to
     /// an ASCII letter (or `I` to `ı`); two other non-ASCII characters may be each other's case.
     static func mayBeEqualIgnoringCase(_ left: String, _ right: String) -> Bool {
-        let leftScalars = Array(left.unicodeScalars)
-        let rightScalars = Array(right.unicodeScalars)
-        guard leftScalars.count == rightScalars.count else {
-            return leftScalars.contains("\u{130}") || rightScalars.contains("\u{130}")
-        }
-        for (one, other) in zip(leftScalars, rightScalars) where one != other {
+        var leftScalars = left.unicodeScalars.makeIterator()
+        var rightScalars = right.unicodeScalars.makeIterator()
+        while true {
+            let one: Unicode.Scalar
+            let other: Unicode.Scalar
+            switch (leftScalars.next(), rightScalars.next()) {
+            case (nil, nil):
+                return true
+            case (let leftScalar?, let rightScalar?):
+                one = leftScalar
+                other = rightScalar
+            default:
+                return left.unicodeScalars.contains("\u{130}") || right.unicodeScalars.contains("\u{130}")
+            }
+            if one == other { continue }
             switch (one.isASCII, other.isASCII) {
             case (true, true):
                 if lowerASCII(one.value) != lowerASCII(other.value) { return false }
@@ -108,7 +124,6 @@ enum TextShape {
                 if !mayMeetASCII(one, other) { return false }
             }
         }
-        return true
     }
 
     /// Whether some locale's `lower()` may make a non-ASCII character and an ASCII one equal.

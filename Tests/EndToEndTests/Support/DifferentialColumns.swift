@@ -20,7 +20,8 @@ enum DifferentialColumns {
     static func all(withCitext: Bool, random: inout SeededRandom) -> [DifferentialColumn] {
         let uuids = (0..<40).map { _ in randomUUID(&random) }
         var columns = [
-            DifferentialColumn(name: "c_text", sqlType: "text", label: "text", pool: texts, oddities: oddTexts),
+            DifferentialColumn(
+                name: "c_text", sqlType: "text", label: "text", pool: texts, oddities: oddTexts),
             DifferentialColumn(
                 name: "c_varchar", sqlType: "varchar(24)", label: "varchar", pool: texts, oddities: oddTexts),
             DifferentialColumn(
@@ -37,30 +38,38 @@ enum DifferentialColumns {
             DifferentialColumn(
                 name: "c_int8", sqlType: "int8", label: "int8",
                 pool: (0..<30).map { _ in String(random.int(in: 0...2_000_000)) } + [
-                    "9223372036854775807", "-9223372036854775808", "9007199254740993", "9007199254740992", "0",
+                    "9223372036854775807", "-9223372036854775808", "9007199254740993", "9007199254740992",
+                    "0",
                 ]),
             DifferentialColumn(
                 name: "c_numeric", sqlType: "numeric", label: "numeric",
                 pool: [
-                    "1.50", "1.5", "0", "-0.001", "1e3", "NaN", "123456789012345678901234567890.123", "0.1", "7",
+                    "1.50", "1.5", "0", "-0.001", "1e3", "NaN", "123456789012345678901234567890.123", "0.1",
+                    "7",
                     "100", "2.50", "-3",
                 ]),
             DifferentialColumn(
                 name: "c_float8", sqlType: "float8", label: "float8",
                 pool: [
-                    "0.1", "1.5", "-0", "NaN", "Infinity", "-Infinity", "1e100", "9007199254740993", "3.14159",
+                    "0.1", "1.5", "-0", "NaN", "Infinity", "-Infinity", "1e100", "9007199254740993",
+                    "3.14159",
                     "2.5e-10", "7", "100",
                 ]),
-            DifferentialColumn(name: "c_bool", sqlType: "boolean", label: "boolean", pool: ["true", "false"]),
+            DifferentialColumn(
+                name: "c_bool", sqlType: "boolean", label: "boolean", pool: ["true", "false"]),
             DifferentialColumn(name: "c_uuid", sqlType: "uuid", label: "uuid", pool: uuids),
             DifferentialColumn(
                 name: "c_date", sqlType: "date", label: "date",
-                pool: ["2024-01-15", "1999-12-31", "infinity", "-infinity", "0044-03-15 BC", "2024-02-29", "2000-01-01"]
+                pool: [
+                    "2024-01-15", "1999-12-31", "infinity", "-infinity", "0044-03-15 BC", "2024-02-29",
+                    "2000-01-01",
+                ]
             ),
             DifferentialColumn(
                 name: "c_timestamptz", sqlType: "timestamptz", label: "timestamptz",
                 pool: [
-                    "2024-01-15 12:00:00+00", "2024-01-15 12:00:00.123456+00", "infinity", "2024-06-01 00:00:00+05:30",
+                    "2024-01-15 12:00:00+00", "2024-01-15 12:00:00.123456+00", "infinity",
+                    "2024-06-01 00:00:00+05:30",
                     "1900-01-01 00:00:00+00", "2024-01-15 13:00:00+01",
                 ]),
             DifferentialColumn(
@@ -75,7 +84,8 @@ enum DifferentialColumns {
             DifferentialColumn(
                 name: "c_jsonb", sqlType: "jsonb", label: "jsonb",
                 pool: [
-                    #""abc""#, #""123""#, "123", "1.50", "true", "false", "null", #"{"a": 1}"#, "[1, 2]", #""""#,
+                    #""abc""#, #""123""#, "123", "1.50", "true", "false", "null", #"{"a": 1}"#, "[1, 2]",
+                    #""""#,
                     #"" x ""#, #""ABC""#, #""true""#, #""a\"b""#, "0", #"{"a": null}"#,
                 ]),
             DifferentialColumn(

@@ -48,10 +48,12 @@ struct FilterCaseGenerator {
         let negated = random.chance(0.25)
         let roll = Double(random.next() % 1000) / 1000
         if roll < 0.35 {
-            return FilterCondition(column: column.name, op: .eq, operand: .value(value(column, &random)), negated: negated)
+            return FilterCondition(
+                column: column.name, op: .eq, operand: .value(value(column, &random)), negated: negated)
         }
         if roll < 0.55 {
-            return FilterCondition(column: column.name, op: .neq, operand: .value(value(column, &random)), negated: negated)
+            return FilterCondition(
+                column: column.name, op: .neq, operand: .value(value(column, &random)), negated: negated)
         }
         if roll < 0.78 {
             let count = random.chance(0.05) ? 0 : random.int(in: 1...4)
@@ -59,11 +61,14 @@ struct FilterCaseGenerator {
             return FilterCondition(column: column.name, op: .in, operand: .list(items), negated: negated)
         }
         if roll < 0.97 {
-            let word = random.pick(["null", "not_null", "true", "false", "unknown", "NULL", "Not_Null", "TRUE"])
+            let word = random.pick([
+                "null", "not_null", "true", "false", "unknown", "NULL", "Not_Null", "TRUE",
+            ])
             return FilterCondition(column: column.name, op: .is, operand: .value(word), negated: negated)
         }
         // An operator the engine does not evaluate.
-        return FilterCondition(column: column.name, op: .gt, operand: .value(value(column, &random)), negated: negated)
+        return FilterCondition(
+            column: column.name, op: .gt, operand: .value(value(column, &random)), negated: negated)
     }
 
     /// A value for `column`: from its rows (60%), a near variant (25%), anything else (15%).
@@ -116,7 +121,8 @@ struct FilterCaseGenerator {
         case 10: return text.capitalized
         case 11: return text.replacingOccurrences(of: "-", with: "")
         case 12: return "{" + text + "}"
-        case 13: return text.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "+00:00", with: "Z")
+        case 13:
+            return text.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "+00:00", with: "Z")
         case 14: return text + "e0"
         default: return String(text.reversed())
         }

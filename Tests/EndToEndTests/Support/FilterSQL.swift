@@ -57,7 +57,9 @@ struct FilterSQL {
     /// PostgREST's `pgBuildArrayLiteral`: every element double-quoted, `\` and `"` escaped.
     static func arrayLiteral(_ items: [String]) -> String {
         let quoted = items.map { item in
-            "\"" + item.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            "\""
+                + item.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
+                    of: "\"", with: "\\\"")
                 + "\""
         }
         return "{" + quoted.joined(separator: ",") + "}"

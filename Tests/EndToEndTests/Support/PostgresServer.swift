@@ -128,7 +128,7 @@ final class PostgresServer: Sendable {
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         let cArguments = argv.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
+        defer { for argument in cArguments { free(argument) } }
         var pid = pid_t()
         let spawned = posix_spawn(&pid, path, &actions, nil, cArguments, environ)
         guard spawned == 0 else {
@@ -228,7 +228,7 @@ final class PostgresConnection: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let copies = parameters.map { $0.flatMap { strdup($0) } }
-        defer { copies.forEach { free($0) } }
+        defer { for copy in copies { free(copy) } }
         let values = copies.map { UnsafePointer<CChar>($0) }
         let result = values.withUnsafeBufferPointer { buffer in
             PQexecParams(connection, sql, Int32(parameters.count), nil, buffer.baseAddress, nil, nil, 0)
