@@ -42,6 +42,8 @@ enum TextShape {
                 continue
             }
             if isHexLetter(byte) { continue }
+            // Money, `-$2.50` included.
+            if byte == UInt8(ascii: "$") { return true }
             switch byte {
             case UInt8(ascii: ":"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "/"):
                 hasSeparator = true

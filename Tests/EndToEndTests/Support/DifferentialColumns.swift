@@ -95,6 +95,30 @@ enum DifferentialColumns {
                 name: "c_textarray", sqlType: "text[]", label: "text[]",
                 pool: ["{a,b}", "{}", #"{"x,y"}"#, "{1,2}", "{NULL}"]),
         ]
+        // Types beyond the brief's list that also render as JSON strings or numbers.
+        columns += [
+            DifferentialColumn(
+                name: "c_float4", sqlType: "float4", label: "float4",
+                pool: ["0.1", "1.5", "16777217", "3.4e38", "NaN", "-0", "7", "1e-3"]),
+            DifferentialColumn(
+                name: "c_time", sqlType: "time", label: "time",
+                pool: ["12:00:00", "00:00:00", "23:59:59.5", "24:00:00"]),
+            DifferentialColumn(
+                name: "c_interval", sqlType: "interval", label: "interval",
+                pool: ["1 day", "02:00:00", "1 year 2 mons", "-1 days +02:00:00", "0"]),
+            DifferentialColumn(
+                name: "c_bytea", sqlType: "bytea", label: "bytea", pool: [#"\x0102"#, "abc", ""]),
+            DifferentialColumn(
+                name: "c_money", sqlType: "money", label: "money", pool: ["1.00", "-2.5", "1000"]),
+            DifferentialColumn(
+                name: "c_tsvector", sqlType: "tsvector", label: "tsvector", pool: ["a b", "", "cat:1 dog"]),
+            DifferentialColumn(
+                name: "c_cidr", sqlType: "cidr", label: "cidr", pool: ["10.0.0.0/8", "::/0", "192.168.1.0/24"]),
+            DifferentialColumn(
+                name: "c_bit", sqlType: "varbit", label: "varbit", pool: ["101", "", "0", "1111"]),
+            DifferentialColumn(
+                name: "c_intarray", sqlType: "int4[]", label: "int4[]", pool: ["{1,2}", "{}", "{NULL,3}"]),
+        ]
         if withCitext {
             columns.append(
                 DifferentialColumn(
