@@ -57,18 +57,22 @@ public struct FilterEvaluator: Sendable {
     }
 
     /// One condition, before its `not.`.
-    private func verdict(_ condition: FilterCondition, on row: Row) -> Verdict {
+    private func verdict(_ condition: borrowing FilterCondition, on row: Row) -> Verdict {
         // A JSON path (`data->>k`) reads inside a value: can't tell.
         guard let value = row[condition.column], !FilterEvaluator.isJSONPath(condition.column) else {
             return .undecided
         }
-        let isKey = { keyColumns.contains(condition.column) }
-        switch (condition.op, condition.operand) {
-        case (.eq, .value(let text)):
+        let column = condition.column
+        let isKey = { keyColumns.contains(column) }
+        switch condition.op.rawValue {
+        case "eq":
+            guard case .value(let text) = condition.operand else { return .undecided }
             return ValueEquality.verdict(value, equals: text, isKey: isKey)
-        case (.neq, .value(let text)):
+        case "neq":
+            guard case .value(let text) = condition.operand else { return .undecided }
             return ValueEquality.verdict(value, equals: text, isKey: isKey).negated
-        case (.in, .list(let items)):
+        case "in":
+            guard case .list(let items) = condition.operand else { return .undecided }
             // `= ANY('{}')` is FALSE even for NULL; the list never holds SQL NULL.
             var result = Verdict.false
             for item in items {
@@ -76,7 +80,8 @@ public struct FilterEvaluator: Sendable {
                 if result == .true { break }
             }
             return result
-        case (.is, .value(let word)):
+        case "is":
+            guard case .value(let word) = condition.operand else { return .undecided }
             return isVerdict(value, word: word)
         default:
             return .undecided

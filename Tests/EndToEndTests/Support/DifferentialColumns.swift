@@ -113,7 +113,8 @@ enum DifferentialColumns {
             DifferentialColumn(
                 name: "c_tsvector", sqlType: "tsvector", label: "tsvector", pool: ["a b", "", "cat:1 dog"]),
             DifferentialColumn(
-                name: "c_cidr", sqlType: "cidr", label: "cidr", pool: ["10.0.0.0/8", "::/0", "192.168.1.0/24"]),
+                name: "c_cidr", sqlType: "cidr", label: "cidr",
+                pool: ["10.0.0.0/8", "::/0", "192.168.1.0/24"]),
             DifferentialColumn(
                 name: "c_bit", sqlType: "varbit", label: "varbit", pool: ["101", "", "0", "1111"]),
             DifferentialColumn(
