@@ -99,6 +99,19 @@ struct FilterRuleTests {
         #expect(truth(inList("c", [text]), row) == .unknown)
     }
 
+    @Test("dates and timestamps written as Postgres writes them are equal exactly when their instants are")
+    func canonicalDates() {
+        #expect(truth(condition("d", .eq, "2024-01-16"), ["d": "2024-01-15"]) == .false)
+        #expect(truth(condition("d", .neq, "2024-01-16"), ["d": "2024-01-15"]) == .true)
+        let stamp: Row = ["t": "2024-01-15T12:00:00+01:00"]
+        #expect(truth(condition("t", .eq, "2024-01-15T12:00:01+01:00"), stamp) == .false)
+        #expect(truth(condition("t", .eq, "2024-01-15T11:00:00+00:00"), stamp) == .unknown)
+        #expect(truth(condition("t", .eq, "2024-01-15T12:00:00"), stamp) == .unknown)
+        #expect(
+            truth(condition("t", .eq, "2024-01-15T12:00:00.5"), ["t": "2024-01-15T12:00:00.50"]) == .unknown)
+        #expect(truth(condition("t", .eq, "2024-01-15T12:00:00.5"), ["t": "2024-01-15T12:00:00.6"]) == .false)
+    }
+
     @Test("JSON null is read as SQL NULL (the documented jsonb limit)")
     func jsonNullIsSQLNull() {
         let row: Row = ["data": nil]

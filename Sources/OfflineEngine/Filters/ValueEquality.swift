@@ -119,6 +119,11 @@ enum ValueEquality {
             if let digits = PostgresInput.uuidDigits(text) {
                 votes.add(digits.elementsEqual(value.utf8.lazy.filter { $0 != UInt8(ascii: "-") }))
             }
+        } else if !identical, let point = CanonicalDateTime(value), let other = CanonicalDateTime(text),
+            point.kind == other.kind
+        {
+            // Both written as Postgres writes this type: equal exactly when the points are.
+            if point.value == other.value { votes.addUndecided() } else { votes.add(false) }
         } else if !identical, TextShape.mayBeTypedValue(value) {
             votes.addUndecided()
         }
