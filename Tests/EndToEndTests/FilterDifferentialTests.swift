@@ -29,6 +29,7 @@ struct FilterDifferentialTests {
         try connection.execute("SET TimeZone = 'Europe/Paris'")
         let withCitext = (try? connection.execute("CREATE EXTENSION IF NOT EXISTS citext")) != nil
         try connection.execute("CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy', 'Happy Days', 'OK')")
+        try connection.execute("CREATE TYPE pair AS (a int, b text)")
 
         let columns = DifferentialColumns.all(withCitext: withCitext, random: &random)
         let definitions = columns.map { "\"\($0.name)\" \($0.sqlType)" }.joined(separator: ", ")

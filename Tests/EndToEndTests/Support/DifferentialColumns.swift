@@ -119,6 +119,8 @@ enum DifferentialColumns {
                 name: "c_bit", sqlType: "varbit", label: "varbit", pool: ["101", "", "0", "1111"]),
             DifferentialColumn(
                 name: "c_intarray", sqlType: "int4[]", label: "int4[]", pool: ["{1,2}", "{}", "{NULL,3}"]),
+            DifferentialColumn(
+                name: "c_pair", sqlType: "pair", label: "composite", pool: ["(1,x)", "(,)", "(1,)", "(,y)"]),
         ]
         if withCitext {
             columns.append(
