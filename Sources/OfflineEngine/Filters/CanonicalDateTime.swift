@@ -19,6 +19,10 @@ struct CanonicalDateTime: Equatable {
 
     /// Reads `text`, or `nil` when it is not in one of the three rendered shapes.
     init?(_ text: String) {
+        let length = text.utf8.count
+        guard length >= 10, length <= 32, let first = text.utf8.first, PostgresInput.isDigit(first) else {
+            return nil
+        }
         var bytes = [UInt8]()
         bytes.reserveCapacity(32)
         for byte in text.utf8 {

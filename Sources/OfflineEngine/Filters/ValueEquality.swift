@@ -95,7 +95,12 @@ enum ValueEquality {
             votes.add(true)
         } else {
             votes.add(false)
-            if TextShape.equalIgnoringTrailingSpaces(value, text) { return .undecided }
+            let space = UInt8(ascii: " ")
+            if value.utf8.last == space || text.utf8.last == space,
+                TextShape.equalIgnoringTrailingSpaces(value, text)
+            {
+                return .undecided
+            }
             if TextShape.mayBeEqualIgnoringCase(value, text) { return .undecided }
         }
         // jsonb holding a JSON string: the text is parsed as JSON (`"abc"` equals it, `abc` is
