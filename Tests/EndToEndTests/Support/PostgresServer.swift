@@ -67,9 +67,16 @@ final class PostgresServer: Sendable {
         }
         let data = root.appendingPathComponent("data").path
         let log = root.appendingPathComponent("server.log").path
-        try run(
-            "initdb",
-            ["-D", data, "-U", user, "-A", "trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"])
+        do {
+            try run(
+                "initdb",
+                ["-D", data, "-U", user, "-A", "trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"])
+        } catch {
+            // A system without the C.UTF-8 locale: the plain C locale always exists.
+            try? FileManager.default.removeItem(atPath: data)
+            try run(
+                "initdb", ["-D", data, "-U", user, "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"])
+        }
         let options =
             "-k \(socketDirectory) -p \(port) -c listen_addresses='' -c fsync=off"
             + " -c synchronous_commit=off -c full_page_writes=off -c TimeZone=UTC"
