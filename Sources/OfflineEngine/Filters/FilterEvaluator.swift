@@ -5,16 +5,17 @@
 /// Postgres's rules (three-valued logic, NULLs, how each column type reads the filter's text);
 /// every other operator, a JSON path, a column the row does not carry and an unparsed parameter
 /// are ``Truth/unknown``. A SQL NULL result leaves the row out, so it reads as ``Truth/false``.
-struct FilterEvaluator: Sendable {
+public struct FilterEvaluator: Sendable {
     /// The table's primary-key columns, whose values are compared as UUIDs when they read as one.
-    var keyColumns: Set<String>
+    public var keyColumns: Set<String>
 
-    init(keyColumns: Set<String> = ["id"]) {
+    /// An evaluator for a table whose primary key is `keyColumns` (`id` unless configured).
+    public init(keyColumns: Set<String> = ["id"]) {
         self.keyColumns = keyColumns
     }
 
     /// The answer for the AND of `filters` (a query's top-level filters).
-    func evaluate(_ filters: [Filter], on row: Row) -> Truth {
+    public func evaluate(_ filters: [Filter], on row: Row) -> Truth {
         var result = Verdict.true
         for filter in filters {
             result = result.and(verdict(filter, on: row))
@@ -24,7 +25,7 @@ struct FilterEvaluator: Sendable {
     }
 
     /// The answer for one filter tree.
-    func evaluate(_ filter: Filter, on row: Row) -> Truth {
+    public func evaluate(_ filter: Filter, on row: Row) -> Truth {
         verdict(filter, on: row).truth
     }
 
@@ -56,18 +57,22 @@ struct FilterEvaluator: Sendable {
     }
 
     /// One condition, before its `not.`.
-    private func verdict(_ condition: FilterCondition, on row: Row) -> Verdict {
+    private func verdict(_ condition: borrowing FilterCondition, on row: Row) -> Verdict {
         // A JSON path (`data->>k`) reads inside a value: can't tell.
-        guard !condition.column.contains("->"), let value = row[condition.column] else {
+        guard let value = row[condition.column], !FilterEvaluator.isJSONPath(condition.column) else {
             return .undecided
         }
-        let isKey = keyColumns.contains(condition.column)
-        switch (condition.op, condition.operand) {
-        case (.eq, .value(let text)):
+        let column = condition.column
+        let isKey = { keyColumns.contains(column) }
+        switch condition.op.rawValue {
+        case "eq":
+            guard case .value(let text) = condition.operand else { return .undecided }
             return ValueEquality.verdict(value, equals: text, isKey: isKey)
-        case (.neq, .value(let text)):
+        case "neq":
+            guard case .value(let text) = condition.operand else { return .undecided }
             return ValueEquality.verdict(value, equals: text, isKey: isKey).negated
-        case (.in, .list(let items)):
+        case "in":
+            guard case .list(let items) = condition.operand else { return .undecided }
             // `= ANY('{}')` is FALSE even for NULL; the list never holds SQL NULL.
             var result = Verdict.false
             for item in items {
@@ -75,35 +80,55 @@ struct FilterEvaluator: Sendable {
                 if result == .true { break }
             }
             return result
-        case (.is, .value(let word)):
+        case "is":
+            guard case .value(let word) = condition.operand else { return .undecided }
             return isVerdict(value, word: word)
         default:
             return .undecided
         }
     }
 
+    /// Whether a column name reads inside a JSON value (`data->>k`, `data->0`).
+    private static func isJSONPath(_ column: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in column.utf8 {
+            if previous == UInt8(ascii: "-"), byte == UInt8(ascii: ">") { return true }
+            previous = byte
+        }
+        return false
+    }
+
+    /// Whether `word` is `expected` (lowercase ASCII) in any case.
+    private static func isWord(_ word: String, _ expected: StaticString) -> Bool {
+        guard word.utf8.count == expected.utf8CodeUnitCount else { return false }
+        var index = 0
+        for byte in word.utf8 {
+            let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 0x20 : byte
+            guard lower == expected.utf8Start[index] else { return false }
+            index += 1
+        }
+        return true
+    }
+
     /// `IS NULL`, `IS NOT NULL`, `IS TRUE`, `IS FALSE`, `IS UNKNOWN` (words in any case).
     private func isVerdict(_ value: JSONValue, word: String) -> Verdict {
-        switch word.lowercased() {
-        case "null":
-            return nullTest(value)
-        case "not_null":
-            return nullTest(value).negated
-        case "true", "false", "unknown":
-            // Only boolean columns take these; on others the server rejects the request.
-            let flag: Bool?
-            switch value {
-            case .bool(let bool): flag = bool
-            case .null: flag = nil
-            default: return .undecided
-            }
-            switch word.lowercased() {
-            case "true": return flag == true ? .true : .false
-            case "false": return flag == false ? .true : .false
-            default: return flag == nil ? .true : .false
-            }
-        default:
+        if FilterEvaluator.isWord(word, "null") { return nullTest(value) }
+        if FilterEvaluator.isWord(word, "not_null") { return nullTest(value).negated }
+        let wanted: Bool?
+        if FilterEvaluator.isWord(word, "true") {
+            wanted = true
+        } else if FilterEvaluator.isWord(word, "false") {
+            wanted = false
+        } else if FilterEvaluator.isWord(word, "unknown") {
+            wanted = nil
+        } else {
             return .undecided
+        }
+        // Only boolean columns take these; on others the server rejects the request.
+        switch value {
+        case .bool(let flag): return flag == wanted ? .true : .false
+        case .null: return wanted == nil ? .true : .false
+        default: return .undecided
         }
     }
 

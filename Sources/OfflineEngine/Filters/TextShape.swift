@@ -9,16 +9,28 @@ enum TextShape {
     static func mayBeTypedValue(_ value: String) -> Bool {
         guard let first = value.utf8.first else { return false }
         switch first {
-        case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "<"), UInt8(ascii: "{"),
-            UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "$"), UInt8(ascii: "\\"),
+        case UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "$"), UInt8(ascii: "\\"),
             UInt8(ascii: "@"), UInt8(ascii: ":"):
+            // tsvector, hstore, money, bytea, verbose intervals, IPv6.
             return true
+        case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "<"), UInt8(ascii: "{"):
+            // Ranges and geometric values hold numbers or dates, or no letters at all (`(,)`).
+            let hasDigit = value.utf8.contains(where: PostgresInput.isDigit)
+            let hasLetter = value.utf8.contains {
+                ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z")
+            }
+            if hasDigit || !hasLetter { return true }
         default:
             break
         }
-        switch value {
-        case "NaN", "Infinity", "-Infinity", "infinity", "-infinity", "empty": return true
-        default: break
+        if value.utf8.count <= 9,
+            first == UInt8(ascii: "N") || first == UInt8(ascii: "I")
+                || first == UInt8(ascii: "i") || first == UInt8(ascii: "-") || first == UInt8(ascii: "e")
+        {
+            switch value {
+            case "NaN", "Infinity", "-Infinity", "infinity", "-infinity", "empty": return true
+            default: break
+            }
         }
         var hasDigit = false
         var hasSeparator = false
@@ -30,6 +42,8 @@ enum TextShape {
                 continue
             }
             if isHexLetter(byte) { continue }
+            // Money, `-$2.50` included.
+            if byte == UInt8(ascii: "$") { return true }
             switch byte {
             case UInt8(ascii: ":"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "/"):
                 hasSeparator = true
@@ -81,30 +95,44 @@ enum TextShape {
         return leftBytes.elementsEqual(rightBytes)
     }
 
-    /// Whether `citext` might read two different texts as equal: they differ only in the case of
-    /// ASCII letters, or where either has a non-ASCII character (whose lower case the database's
-    /// locale decides: `İ` lowers to `i` in some).
+    /// Whether `citext` might read two different texts as equal: `lower()` maps one character to
+    /// one (libc locales), or `İ` to two (ICU), so texts of other lengths never meet; ASCII letters
+    /// meet only their other case, except where a locale maps `İ`, `ı`, `ſ` or the Kelvin sign to
+    /// an ASCII letter (or `I` to `ı`); two other non-ASCII characters may be each other's case.
     static func mayBeEqualIgnoringCase(_ left: String, _ right: String) -> Bool {
         var leftScalars = left.unicodeScalars.makeIterator()
         var rightScalars = right.unicodeScalars.makeIterator()
-        var sawNonASCII = false
         while true {
+            let one: Unicode.Scalar
+            let other: Unicode.Scalar
             switch (leftScalars.next(), rightScalars.next()) {
             case (nil, nil):
                 return true
-            case (let one?, let other?):
-                if one == other { continue }
-                if !one.isASCII || !other.isASCII {
-                    sawNonASCII = true
-                    continue
-                }
-                if lowerASCII(one.value) != lowerASCII(other.value) { return false }
+            case (let leftScalar?, let rightScalar?):
+                one = leftScalar
+                other = rightScalar
             default:
-                // Lengths differ: only a locale's case mapping of a non-ASCII letter could
-                // bridge that.
-                return sawNonASCII || !left.unicodeScalars.allSatisfy(\.isASCII)
-                    || !right.unicodeScalars.allSatisfy(\.isASCII)
+                return left.unicodeScalars.contains("\u{130}") || right.unicodeScalars.contains("\u{130}")
             }
+            if one == other { continue }
+            switch (one.isASCII, other.isASCII) {
+            case (true, true):
+                if lowerASCII(one.value) != lowerASCII(other.value) { return false }
+            case (false, false):
+                continue
+            case (true, false):
+                if !mayMeetASCII(other, one) { return false }
+            case (false, true):
+                if !mayMeetASCII(one, other) { return false }
+            }
+        }
+    }
+
+    /// Whether some locale's `lower()` may make a non-ASCII character and an ASCII one equal.
+    private static func mayMeetASCII(_ nonASCII: Unicode.Scalar, _ ascii: Unicode.Scalar) -> Bool {
+        switch nonASCII.value {
+        case 0x130, 0x131, 0x17F, 0x212A: return true
+        default: return ascii == "I" || ascii == "i"
         }
     }
 

@@ -7,8 +7,9 @@ import Foundation
 /// equals 7 in an integer column and `"007"` nowhere in a text one. The engine sees only the JSON
 /// the server sent, so a comparison whose answer depends on the type is can't tell.
 enum ValueEquality {
-    /// The verdict of `value = text`; `isKey` reads UUID-shaped keys as UUIDs, in any case.
-    static func verdict(_ value: JSONValue, equals text: String, isKey: Bool) -> Verdict {
+    /// The verdict of `value = text`; `isKey` (asked only when it matters) reads UUID-shaped keys
+    /// as UUIDs, in any case.
+    static func verdict(_ value: JSONValue, equals text: String, isKey: () -> Bool) -> Verdict {
         switch value {
         case .null:
             return .null
@@ -22,7 +23,8 @@ enum ValueEquality {
         case .number(let number):
             return numberVerdict(number.text, equals: text)
         case .string(let string):
-            if isKey, !string.utf8.elementsEqual(text.utf8), let key = UUID(uuidString: string),
+            if string.utf8.count == 36, text.utf8.count == 36, isKey(),
+                !string.utf8.elementsEqual(text.utf8), let key = UUID(uuidString: string),
                 let other = UUID(uuidString: text)
             {
                 return key == other ? .true : .false
@@ -37,6 +39,10 @@ enum ValueEquality {
     /// A JSON number: an integer, numeric, float or jsonb column.
     private static func numberVerdict(_ value: String, equals text: String) -> Verdict {
         if value.utf8.elementsEqual(text.utf8) { return .true }
+        if let left = canonicalInteger(value), let right = canonicalInteger(text) {
+            // Different integers written plainly: unequal unless a float rounds them together.
+            return Float(left) == Float(right) || Double(left) == Double(right) ? .undecided : .false
+        }
         // NaN, Infinity, 0x1F, 1_000 (Postgres 16), words: can't tell (or the server rejects).
         guard let filterNumber = PostgresInput.decimal(text), let number = PostgresInput.decimal(value)
         else { return .undecided }
@@ -57,6 +63,29 @@ enum ValueEquality {
         return .false
     }
 
+    /// An integer written the one way every numeric type writes it (`-12`, `0`; no sign, zero
+    /// or space to spare), or `nil`.
+    private static func canonicalInteger(_ text: String) -> Int? {
+        var magnitude = 0
+        var negative = false
+        var count = 0
+        var first = true
+        for byte in text.utf8 {
+            if first, byte == UInt8(ascii: "-") {
+                negative = true
+                first = false
+                continue
+            }
+            guard PostgresInput.isDigit(byte), count < 18 else { return nil }
+            if count == 1, magnitude == 0 { return nil }
+            magnitude = magnitude * 10 + Int(byte - UInt8(ascii: "0"))
+            count += 1
+            first = false
+        }
+        guard count > 0, !(negative && magnitude == 0) else { return nil }
+        return negative ? -magnitude : magnitude
+    }
+
     /// A JSON string: a text-like column, or any type Postgres renders as a JSON string.
     private static func stringVerdict(_ value: String, equals text: String) -> Verdict {
         var votes = Votes()
@@ -66,7 +95,12 @@ enum ValueEquality {
             votes.add(true)
         } else {
             votes.add(false)
-            if TextShape.equalIgnoringTrailingSpaces(value, text) { return .undecided }
+            let space = UInt8(ascii: " ")
+            if value.utf8.last == space || text.utf8.last == space,
+                TextShape.equalIgnoringTrailingSpaces(value, text)
+            {
+                return .undecided
+            }
             if TextShape.mayBeEqualIgnoringCase(value, text) { return .undecided }
         }
         // jsonb holding a JSON string: the text is parsed as JSON (`"abc"` equals it, `abc` is
@@ -90,7 +124,12 @@ enum ValueEquality {
             if let digits = PostgresInput.uuidDigits(text) {
                 votes.add(digits.elementsEqual(value.utf8.lazy.filter { $0 != UInt8(ascii: "-") }))
             }
-        } else if TextShape.mayBeTypedValue(value), !identical {
+        } else if !identical, let point = CanonicalDateTime(value), let other = CanonicalDateTime(text),
+            point.kind == other.kind
+        {
+            // Both written as Postgres writes this type: equal exactly when the points are.
+            if point.value == other.value { votes.addUndecided() } else { votes.add(false) }
+        } else if !identical, TextShape.mayBeTypedValue(value) {
             votes.addUndecided()
         }
         return votes.verdict
