@@ -63,6 +63,24 @@ public final class Store: Sendable {
             interruptedWrites: interrupted.compactMap { $0 })
     }
 
+    /// Opens the store on a background thread, so reading the file and running migrations do not
+    /// hold up a thread of the Swift cooperative pool; otherwise the same as `open(_:durability:)`.
+    public static func openInBackground(
+        _ storage: Storage, durability: StoreDurability = .survivesAppCrash
+    ) async throws(StoreError) -> Store {
+        let result = await withCheckedContinuation {
+            (opened: CheckedContinuation<Result<Store, StoreError>, Never>) in
+            DispatchQueue.global(qos: .userInitiated).async {
+                do throws(StoreError) {
+                    opened.resume(returning: .success(try open(storage, durability: durability)))
+                } catch {
+                    opened.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try result.get()
+    }
+
     /// Deletes the store's files so the next `open` starts empty; the store must be closed.
     /// Use it when `open` reported a damaged or unreadable store and the user agreed to start over.
     public static func reset(_ storage: Storage) throws(StoreError) {
