@@ -71,7 +71,7 @@ enum StoreBenchmark {
     }
 
     /// The ceiling: the same kind of rows, already encoded, inserted by one prepared statement in one
-    /// WAL transaction (`synchronous=NORMAL`).
+    /// WAL transaction (`synchronous=NORMAL`, exclusive locking, as the store).
     static func rawSingleTransaction(count: Int) throws -> Double {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "store-bench-\(UUID().uuidString)")
@@ -82,7 +82,8 @@ enum StoreBenchmark {
             throw BenchmarkFailure(what: "open")
         }
         defer { sqlite3_close(db) }
-        try exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
+        try exec(db, "PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL;")
+        try exec(db, "PRAGMA synchronous = NORMAL;")
         try exec(
             db,
             """
