@@ -10,7 +10,7 @@ struct StoreFilePermissionTests {
         return try #require((attributes[.posixPermissions] as? NSNumber)?.intValue)
     }
 
-    @Test("the folder is 0700 and the database, -wal and -shm files are 0600")
+    @Test("the folder is 0700 and the database and its -wal file are 0600; no shared-memory file")
     func ownerOnly() async throws {
         let base = temporaryStoreFolder()
         defer { try? FileManager.default.removeItem(at: base) }
@@ -18,11 +18,14 @@ struct StoreFilePermissionTests {
         let store = try Store.open(.directory(folder))
         try await store.enqueue(sampleWrite())
         #expect(try Self.permissions(folder) == 0o700)
-        for suffix in ["", "-wal", "-shm"] {
+        for suffix in ["", "-wal"] {
             let file = folder.appendingPathComponent(Storage.fileName + suffix)
             #expect(FileManager.default.fileExists(atPath: file.path), "\(suffix) exists")
             #expect(try Self.permissions(file) == 0o600, "\(suffix) is owner-only")
         }
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: folder.appendingPathComponent(Storage.fileName + "-shm").path))
         await store.close()
     }
 
@@ -36,8 +39,21 @@ struct StoreFilePermissionTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
         store = try Store.open(.directory(folder))
         #expect(try Self.permissions(file) == 0o600)
+        await store.close()
         let raw = try SQLiteConnection(path: file.path)
         #expect(try raw.query("PRAGMA journal_mode") { $0.text(0) } == ["wal"])
-        await store.close()
+    }
+
+    @Test("a folder is used by one open store at a time; a second open is told it is in use")
+    func oneStoreAtATime() async throws {
+        let folder = temporaryStoreFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = try Store.open(.directory(folder))
+        try await first.enqueue(sampleWrite())
+        #expect(throws: StoreError.inUse) { try Store.open(.directory(folder)) }
+        await first.close()
+        let second = try Store.open(.directory(folder))
+        #expect(try await second.queuedCount() == 1)
+        await second.close()
     }
 }

@@ -104,7 +104,7 @@ struct StoreOpenErrorTests {
     @Test("error descriptions are plain sentences without paths or data")
     func descriptions() {
         let errors: [StoreError] = [
-            .corrupt, .unreadable, .newerSchema(found: 3, supported: 2), .full, .closed,
+            .corrupt, .unreadable, .newerSchema(found: 3, supported: 2), .full, .closed, .inUse,
             .failed(code: 19, detail: "UNIQUE constraint failed: queue.id"),
         ]
         for error in errors {

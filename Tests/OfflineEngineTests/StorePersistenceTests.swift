@@ -39,7 +39,7 @@ struct StorePersistenceTests {
         try await store.enqueue(write)
         await store.close()
 
-        store = try Store.open(.directory(folder))
+        store = try await Store.openInBackground(.directory(folder))
         let list = try #require(try await store.list(key: "public.tasks?select=*"))
         #expect(list.rows == rows)
         #expect(JSONText.string(list.rows[0].json) == #"{"id":9007199254740993,"price":1.50}"#)
@@ -143,6 +143,18 @@ struct StorePersistenceTests {
         #expect(try await store.session() == nil)
         #expect(try await store.nextTick() > tick)
         await store.close()
+    }
+
+    @Test("opening in the background reports the same typed errors")
+    func backgroundOpenErrors() async throws {
+        let base = temporaryStoreFolder()
+        defer { try? FileManager.default.removeItem(at: base) }
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        let plainFile = base.appendingPathComponent("not-a-folder")
+        try Data("x".utf8).write(to: plainFile)
+        await #expect(throws: StoreError.unreadable) {
+            try await Store.openInBackground(.directory(plainFile))
+        }
     }
 
     @Test("a closed store refuses work with a closed error")

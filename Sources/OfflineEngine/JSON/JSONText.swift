@@ -175,9 +175,10 @@ public enum JSONText {
 
     private static func writeString(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        let plain = text.utf8.allSatisfy {
-            $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
-        }
+        let plain =
+            text.utf8.withContiguousStorageIfAvailable { bytes in
+                !bytes.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+            } ?? false
         if plain {
             output.append(contentsOf: text.utf8)
             output.append(UInt8(ascii: "\""))

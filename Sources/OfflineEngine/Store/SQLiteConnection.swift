@@ -97,6 +97,7 @@ final class SQLiteConnection {
         case SQLITE_CORRUPT, SQLITE_NOTADB: return .corrupt
         case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_IOERR, SQLITE_READONLY, SQLITE_AUTH: return .unreadable
         case SQLITE_FULL: return .full
+        case SQLITE_BUSY, SQLITE_LOCKED: return .inUse
         default:
             let message = handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
             return .failed(code: code, detail: message ?? String(cString: sqlite3_errstr(code)))

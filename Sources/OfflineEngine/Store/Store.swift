@@ -12,6 +12,10 @@ import Foundation
 ///
 /// Durability: WAL with `synchronous=NORMAL` by default, which survives the app being killed at
 /// any moment; `.survivesPowerLoss` switches to `synchronous=FULL`.
+///
+/// Exclusive use: a store folder is used by one open `Store` at a time (SQLite's exclusive locking
+/// mode, held until `close`); a second `open` of the same folder, from this or another process,
+/// throws `.inUse`.
 public final class Store: Sendable {
     private let writer: StoreWriter
 
@@ -44,13 +48,18 @@ public final class Store: Sendable {
             path = try StoreFiles.prepare(folder: folder)
         }
         let connection = try SQLiteConnection(path: path)
-        connection.setBusyTimeout(milliseconds: 5_000)
         if path != nil {
+            // One process at a time: the connection takes the file's lock now and keeps it until
+            // closed. Exclusive locking also keeps the WAL index in memory (no -shm file) and saves
+            // the lock system calls of every transaction.
+            try connection.execute(script: "PRAGMA locking_mode = EXCLUSIVE")
             let mode = try connection.query("PRAGMA journal_mode = WAL") { row in row.text(0) }
             guard mode.first??.lowercased() == "wal" else {
                 throw .failed(code: 1, detail: "the write-ahead log could not be enabled")
             }
+            try connection.execute(script: "BEGIN EXCLUSIVE; COMMIT")
         }
+        connection.setBusyTimeout(milliseconds: 5_000)
         let synchronous = durability == .survivesPowerLoss ? "FULL" : "NORMAL"
         try connection.execute(script: "PRAGMA synchronous = \(synchronous)")
         try StoreSchema.migrate(connection)
@@ -61,6 +70,24 @@ public final class Store: Sendable {
         return Store(
             storage: storage, writer: StoreWriter(connection: connection),
             interruptedWrites: interrupted.compactMap { $0 })
+    }
+
+    /// Opens the store on a background thread, so reading the file and running migrations do not
+    /// hold up a thread of the Swift cooperative pool; otherwise the same as `open(_:durability:)`.
+    public static func openInBackground(
+        _ storage: Storage, durability: StoreDurability = .survivesAppCrash
+    ) async throws(StoreError) -> Store {
+        let result = await withCheckedContinuation {
+            (opened: CheckedContinuation<Result<Store, StoreError>, Never>) in
+            DispatchQueue.global(qos: .userInitiated).async {
+                do throws(StoreError) {
+                    opened.resume(returning: .success(try open(storage, durability: durability)))
+                } catch {
+                    opened.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try result.get()
     }
 
     /// Deletes the store's files so the next `open` starts empty; the store must be closed.

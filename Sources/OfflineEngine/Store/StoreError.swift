@@ -14,6 +14,9 @@ public enum StoreError: Error, Sendable, Hashable {
     case full
     /// The store was closed; no more work is accepted.
     case closed
+    /// The store is already open in another process (or by another client in this one): only one
+    /// may use it at a time.
+    case inUse
     /// Another SQLite failure; `code` is SQLite's extended result code and `detail` its message,
     /// both for logs only.
     case failed(code: Int32, detail: String)
@@ -34,6 +37,8 @@ extension StoreError: CustomStringConvertible {
             return "The device has no space left to save local data."
         case .closed:
             return "The local data store is closed."
+        case .inUse:
+            return "The local data store is already in use by another instance of the app."
         case .failed(let code, _):
             return "The local data store failed to complete an operation (SQLite code \(code))."
         }

@@ -29,19 +29,11 @@ final class StoreWriter: Sendable {
         var closing = false
         var closed = false
         var closeWaiters: [CheckedContinuation<Void, Never>] = []
-        /// While the writer gathers a batch: how many jobs end the wait early (0: not gathering).
-        var gatherTarget = 0
     }
-
-    /// How long the writer waits, after a batch of several callers, for those callers to come back
-    /// with their next work before it commits a smaller batch (PostgreSQL's `commit_delay` idea).
-    /// A lone caller never waits: the writer only gathers when the last batch had several jobs.
-    static let gatherWindow = DispatchTimeInterval.microseconds(250)
 
     private let pending = Mutex(Pending())
     private let connection: Mutex<SQLiteConnection?>
     private let queue = DispatchQueue(label: "OfflineEngine.Store.writer", qos: .userInitiated)
-    private let gathered = DispatchSemaphore(value: 0)
 
     /// A writer that owns `connection` from now on.
     init(connection: sending SQLiteConnection) {
@@ -53,10 +45,6 @@ final class StoreWriter: Sendable {
         let action = pending.withLock { state -> SubmitAction in
             guard !state.closing else { return .refuse }
             state.jobs.append(job)
-            if state.gatherTarget > 0, state.jobs.count >= state.gatherTarget {
-                state.gatherTarget = 0
-                return .endGathering
-            }
             guard !state.draining else { return .none }
             state.draining = true
             return .startDrain
@@ -64,7 +52,6 @@ final class StoreWriter: Sendable {
         switch action {
         case .refuse: return false
         case .none: break
-        case .endGathering: gathered.signal()
         case .startDrain: queue.async { self.drain() }
         }
         return true
@@ -91,12 +78,10 @@ final class StoreWriter: Sendable {
     }
 
     private enum CloseAction { case resume, wait, drain }
-    private enum SubmitAction { case refuse, none, endGathering, startDrain }
+    private enum SubmitAction { case refuse, none, startDrain }
 
     private func drain() {
-        var lastBatchSize = 0
         while true {
-            if lastBatchSize > 1 { gather(target: lastBatchSize) }
             let next = pending.withLock { state -> (jobs: [StoreJob], close: Bool) in
                 if !state.jobs.isEmpty {
                     defer { state.jobs = [] }
@@ -109,31 +94,11 @@ final class StoreWriter: Sendable {
                 if next.close { finishClosing() }
                 return
             }
-            lastBatchSize = next.jobs.count
             let finishers = connection.withLock { connection in
                 Self.runBatch(next.jobs, on: connection)
             }
             for finish in finishers { finish() }
         }
-    }
-
-    /// Waits up to `gatherWindow` until `target` jobs are pending (the callers of the last batch,
-    /// just resumed, coming back), so they share the next commit.
-    private func gather(target: Int) {
-        let wait = pending.withLock { state -> Bool in
-            guard state.jobs.count < target, !state.closing else { return false }
-            state.gatherTarget = target
-            return true
-        }
-        guard wait else { return }
-        guard gathered.wait(timeout: .now() + Self.gatherWindow) == .timedOut else { return }
-        let signalled = pending.withLock { state -> Bool in
-            defer { state.gatherTarget = 0 }
-            return state.gatherTarget == 0
-        }
-        // A submitter ended the gathering just as the wait timed out: take its signal so the
-        // semaphore is back at zero.
-        if signalled { gathered.wait() }
     }
 
     private func finishClosing() {
