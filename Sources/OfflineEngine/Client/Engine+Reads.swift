@@ -134,12 +134,13 @@ extension Engine {
     func fetchOnce(_ query: QueryDescription) async throws -> QueryResult {
         try await underway {
             try await loadLists(of: TableID(query))
+            await waitForSessionToSettle()
             do {
-                if connectivity.current != .offline {
-                    let (rows, tick) = try await fetchFromServer(query)
-                    _ = try await applyAnswer(rows, query: query, requestTick: tick)
-                }
+                guard connectivity.current != .offline else { throw ClientError.offline }
+                let (rows, tick) = try await fetchFromServer(query)
+                _ = try await applyAnswer(rows, query: query, requestTick: tick)
             } catch {
+                // Neither the server nor the cache can answer.
                 if lists[query.canonicalKey] == nil { throw error }
             }
             return QueryResult(rows: composeRows(query).rows)
@@ -159,7 +160,7 @@ extension Engine {
         }
         return overlay.read(
             list, otherLists: others, queue: queue.map(\.mutation), replayLog: replayLog[table] ?? [],
-            ownerID: currentUser)
+            ownerID: overlayOwner)
     }
 
     /// Recomputes and publishes the snapshot of one live read (equal snapshots are not sent).

@@ -7,6 +7,10 @@ extension Engine {
     /// The user whose writes are laid over lists and replayed now.
     var currentUser: String? { session.value.userID }
 
+    /// The user whose queued writes are laid over the lists: the signed-in user, or while the
+    /// stored session is read back, the cache's owner (whose session it most likely is).
+    var overlayOwner: String? { session.value == .restoring ? cacheOwner : currentUser }
+
     /// Takes a session from the app. A different user than the cache's owner takes the cache
     /// over: every list is marked stale and fetched again with the new token, and answers to
     /// requests that left before are not written. Owner-less queued writes become this user's.
@@ -22,9 +26,7 @@ extension Engine {
                 }
             }
             session.send(.signedIn(newSession))
-            publishAll()
-            sessionSettled.fire()
-            wakeReplay(urgent: true)
+            settleSession()
         }
     }
 
@@ -33,8 +35,7 @@ extension Engine {
         try await underway {
             try await store.setSession(nil)
             session.send(.signedOut)
-            publishAll()
-            wakeReplay(urgent: true)
+            settleSession()
         }
     }
 
@@ -64,12 +65,11 @@ extension Engine {
             cacheOwner = nil
             session.send(.signedOut)
             rejectedWrites.send([])
-            publishQueueCount()
             for read in live.values {
                 live[read.key]?.answered = false
                 read.refresher.markStale(.clear)
             }
-            publishAll()
+            settleSession()
         }
     }
 }

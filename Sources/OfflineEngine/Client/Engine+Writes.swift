@@ -5,6 +5,8 @@ extension Engine {
     /// Runs a write under a policy. See ``WritePolicy``.
     func execute(_ draft: Mutation, policy: WritePolicy) async throws -> WriteResult {
         try await underway {
+            // The owner of a write is the session's user: wait for the stored one to be read back.
+            await waitForSessionToSettle()
             var mutation = draft
             mutation.ownerID = currentUser
             mutation.createdAt = Date()
@@ -148,7 +150,7 @@ extension Engine {
     }
 
     func pending(of table: TableID) -> [PendingMutation] {
-        OverlayWrites.applying(queue.map(\.mutation), ownerID: currentUser)
+        OverlayWrites.applying(queue.map(\.mutation), ownerID: overlayOwner)
             .filter { TableID($0) == table }
             .map { PendingMutation($0, primaryKeys: primaryKeys) }
     }
@@ -160,7 +162,7 @@ extension Engine {
     }
 
     func publishQueueCount() {
-        let count = OverlayWrites.applying(queue.map(\.mutation), ownerID: currentUser).count
+        let count = OverlayWrites.applying(queue.map(\.mutation), ownerID: overlayOwner).count
         if pendingCount.value != count { pendingCount.send(count) }
     }
 
