@@ -22,13 +22,13 @@ struct ClientRefreshTests {
         fixture.probe.answer { request in
             request.method == .get ? errorResponse(status: 500, code: "XX000") : nil
         }
-        let stream = fixture.client.from("tasks").select().snapshots()
+        let read = fixture.client.from("tasks").select()
+        let stream = read.snapshots()
         let delays: [Duration] = [.milliseconds(300), .milliseconds(900), .milliseconds(2400)]
         for (failures, delay) in delays.enumerated() {
-            await fixture.clock.sleepers(atLeast: 1)
+            try await fixture.sleepers(atLeast: 1)
             #expect(fixture.gets.count == failures + 1)
-            let snapshot = try await firstValue(of: stream) { _ in true }
-            #expect(snapshot.refresh == .refreshing)
+            #expect(await fixture.current(read)?.refresh == .refreshing)
             fixture.clock.advance(by: delay)
         }
         let stalled = try await firstValue(of: stream) {
@@ -36,7 +36,7 @@ struct ClientRefreshTests {
             return false
         }
         #expect(fixture.gets.count == 4)
-        await fixture.clock.sleepers(atLeast: 1)
+        try await fixture.sleepers(atLeast: 1)
         #expect(fixture.clock.sleepLog == delays + [.seconds(5)])
         #expect(stalled.isFromCache)
         // A later success ends the stall.
@@ -67,7 +67,7 @@ struct ClientRefreshTests {
             request.method == .get ? errorResponse(status: 500, code: "XX000") : nil
         }
         let stream = fixture.client.from("tasks").select().snapshots()
-        await fixture.clock.sleepers(atLeast: 1)
+        try await fixture.sleepers(atLeast: 1)
         #expect(fixture.gets.count == 1)
         fixture.probe.answer(with: nil)
         await fixture.client.enableNetwork()
@@ -79,7 +79,7 @@ struct ClientRefreshTests {
 
     @Test("on a cold start the refresh reads Refreshing with cached rows on screen while the session restores")
     func coldStart() async throws {
-        let folder = temporaryStoreFolder()
+        let folder = clientStoreFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let first = try await ClientFixture(tables: ["tasks": [["id": 1]]], storage: .directory(folder))
         _ = try await first.client.from("tasks").select().fetch()
@@ -110,18 +110,18 @@ struct ClientRefreshTests {
         let log = AsyncLog<QuerySnapshot>()
         let reader = collect(fixture.client.from("tasks").select().snapshots(), into: log)
         for attempt in 1...7 {
-            await fixture.clock.sleepers(atLeast: 1)
+            try await fixture.sleepers(atLeast: 1)
             #expect(fixture.gets.count == attempt)
             fixture.clock.advance(by: .seconds(60))
         }
+        try await fixture.sleepers(atLeast: 1)
         #expect(fixture.clock.sleepLog.allSatisfy { $0 <= .seconds(60) })
-        #expect(fixture.clock.sleepLog.last == .seconds(60))
-        #expect(log.values.allSatisfy { $0.refresh == .refreshing && $0.result == nil })
+        #expect(fixture.clock.sleepLog.suffix(2) == [.seconds(60), .seconds(60)])
+        #expect(log.values.allSatisfy { $0.refresh == RefreshState.refreshing && $0.result == nil })
         await fixture.server.setRows([["id": 1]], of: "tasks")
-        await fixture.clock.sleepers(atLeast: 1)
         fixture.clock.advance(by: .seconds(60))
         try await withTimeout(5) {
-            while log.values.last?.refresh != .idle { _ = await log.values(atLeast: log.values.count + 1) }
+            while log.values.last?.refresh != RefreshState.idle { _ = await log.values(atLeast: log.values.count + 1) }
         }
         #expect(log.values.last?.column("id") == ["1"])
         reader.cancel()
@@ -132,9 +132,10 @@ struct ClientRefreshTests {
     func untrustedEmptyUntilSignIn() async throws {
         let fixture = try await ClientFixture(
             tables: ["tasks": []], responseTrust: .authenticatedSessionOnly, signedInAs: nil)
-        let stream = fixture.client.from("tasks").select().snapshots()
-        await fixture.clock.sleepers(atLeast: 1)
-        #expect(try await firstValue(of: stream) { _ in true }.refresh == .refreshing)
+        let read = fixture.client.from("tasks").select()
+        let stream = read.snapshots()
+        try await fixture.sleepers(atLeast: 1)
+        #expect(await fixture.current(read)?.refresh == .refreshing)
         try await fixture.client.signIn(ClientFixture.session("user-1"))
         let done = try await firstValue(of: stream) { $0.refresh == .idle }
         #expect(done.result?.rows == [])
@@ -154,7 +155,7 @@ struct ClientRefreshTests {
         }
         let stream = fixture.client.from("tasks").select().eq("title", value: "secret-title").snapshots()
         for delay in [Duration.milliseconds(300), .milliseconds(900), .milliseconds(2400)] {
-            await fixture.clock.sleepers(atLeast: 1)
+            try await fixture.sleepers(atLeast: 1)
             fixture.clock.advance(by: delay)
         }
         let stalled = try await firstValue(of: stream) {

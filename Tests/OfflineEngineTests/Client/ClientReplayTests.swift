@@ -34,7 +34,7 @@ struct ClientReplayTests {
             return errorResponse(status: 503, code: "PGRST002", retryAfter: 2)
         }
         await fixture.client.enableNetwork()
-        await fixture.clock.sleepers(atLeast: 1)
+        try await fixture.sleepers(atLeast: 1)
         #expect(fixture.writes.count == 1)
         #expect(fixture.clock.sleepLog == [.seconds(2)])
         fixture.clock.advance(by: .seconds(2))
@@ -56,10 +56,10 @@ struct ClientReplayTests {
             throw TransportError(kind: .connectionLost)
         }
         await fixture.client.enableNetwork()
-        await fixture.clock.sleepers(atLeast: 1)
+        try await fixture.sleepers(atLeast: 1)
         fixture.clock.advance(by: .milliseconds(300))
         _ = try await fixture.probe.writes(atLeast: 2)
-        await fixture.clock.sleepers(atLeast: 1)
+        try await fixture.sleepers(atLeast: 1)
         #expect(fixture.clock.sleepLog == [.milliseconds(300), .milliseconds(900)])
         fixture.clock.advance(by: .milliseconds(900))
         _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
@@ -95,7 +95,7 @@ struct ClientReplayTests {
         "a 400, 403, 409 or 422 rejects the write: it leaves the queue and the lists, is kept with the server's reason until dismissed, and later writes go on",
         arguments: [(400, "PGRST102"), (403, "42501"), (409, "23503"), (422, "PGRST999")])
     func rejection(status: Int, code: String) async throws {
-        let folder = temporaryStoreFolder()
+        let folder = clientStoreFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let fixture = try await ClientFixture(storage: .directory(folder))
         let stream = fixture.client.from("tasks").select().snapshots()
@@ -105,7 +105,7 @@ struct ClientReplayTests {
         _ = try await fixture.client.from("tasks").insert(["id": 2] as Row).execute()
         _ = try await firstValue(of: stream) { $0.column("id") == ["1", "2"] }
         fixture.probe.answer { request in
-            guard request.method == .post, request.bodyRows.first?["id"] == 1 else { return nil }
+            guard request.method == HTTPMethod.post, request.bodyRows.first?["id"] == 1 else { return nil }
             return errorResponse(
                 status: status, code: code, message: "refused by the server", details: "the details",
                 hint: "the hint")
@@ -155,7 +155,7 @@ struct ClientReplayTests {
             throw TransportError(kind: .connectionLost)
         }
         await fixture.client.enableNetwork()
-        await fixture.clock.sleepers(atLeast: 1)
+        try await fixture.sleepers(atLeast: 1)
         fixture.clock.advance(by: .milliseconds(300))
         _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
         #expect(await fixture.server.rows(of: "tasks") == [["id": 1, "title": "a"]])
@@ -174,7 +174,7 @@ struct ClientReplayTests {
         _ = try await fixture.client.from("tasks").insert(["id": 2, "done": false] as Row).execute()
         // The server loses the row (say another device deleted it): only the overlay shows it now.
         fixture.probe.answer { request in
-            request.method == .post ? HTTPResponse(status: 201) : nil
+            request.method == HTTPMethod.post ? HTTPResponse(status: 201) : nil
         }
         await fixture.client.enableNetwork()
         _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }

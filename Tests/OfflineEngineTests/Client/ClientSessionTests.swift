@@ -7,7 +7,7 @@ import Testing
 struct ClientSessionTests {
     @Test("the session stream starts restoring, then settles to the stored session")
     func sessionRestores() async throws {
-        let folder = temporaryStoreFolder()
+        let folder = clientStoreFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let first = try await ClientFixture(storage: .directory(folder))
         await first.client.close()
@@ -43,7 +43,7 @@ struct ClientSessionTests {
 
     @Test("clearLocalData wipes cached lists, the queue, the replay log, rejected writes and the stored session")
     func clearWipesEverything() async throws {
-        let folder = temporaryStoreFolder()
+        let folder = clientStoreFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]], storage: .directory(folder))
         _ = try await fixture.client.from("tasks").select().fetch()
@@ -60,7 +60,7 @@ struct ClientSessionTests {
         _ = try await fixture.client.from("tasks").insert(["id": 4] as Row).execute()
 
         try await fixture.client.clearLocalData()
-        let store = fixture.client.engine.store
+        let store = await fixture.client.engine.store
         #expect(try await store.lists(table: "tasks").isEmpty)
         #expect(try await store.allQueued().isEmpty)
         #expect(try await store.replayLog(table: "tasks").isEmpty)
@@ -74,7 +74,7 @@ struct ClientSessionTests {
 
         let reopened = try await ClientFixture(
             storage: .directory(folder), signedInAs: nil, server: fixture.server, probe: ServerProbe())
-        #expect(try await firstValue(of: reopened.client.session) { $0 != .restoring } == .signedOut)
+        #expect(try await firstValue(of: reopened.client.session) { $0 != SessionState.restoring } == SessionState.signedOut)
         #expect(try await firstValue(of: reopened.client.pendingMutationCount()) { _ in true } == 0)
         await reopened.client.close()
     }
@@ -114,12 +114,15 @@ struct ClientSessionTests {
         let fixture = try await ClientFixture()
         let client = fixture.client
         await client.close()
-        for stream in [
-            Self.firstError(client.from("tasks").select().snapshots()), Self.firstError(client.session),
-            Self.firstError(client.pendingMutationCount()), Self.firstError(client.rejectedMutations()),
-            Self.firstError(client.pendingMutations(table: "tasks")),
-        ] {
-            #expect(await stream as? ClientError == .closed)
+        let errors: [(any Error)?] = [
+            await Self.firstError(client.from("tasks").select().snapshots()),
+            await Self.firstError(client.session),
+            await Self.firstError(client.pendingMutationCount()),
+            await Self.firstError(client.rejectedMutations()),
+            await Self.firstError(client.pendingMutations(table: "tasks")),
+        ]
+        for error in errors {
+            #expect(error as? ClientError == ClientError.closed)
         }
         await #expect(throws: ClientError.closed) { _ = try await client.from("tasks").select().fetch() }
         await #expect(throws: ClientError.closed) {
@@ -162,15 +165,16 @@ struct ClientSessionTests {
 
     @Test("the store's files are created readable and writable by the owner only")
     func filesOwnerOnly() async throws {
-        let folder = temporaryStoreFolder()
+        let folder = clientStoreFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]], storage: .directory(folder))
         _ = try await fixture.client.from("tasks").select().fetch()
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         #expect(!files.isEmpty)
         for file in files {
-            let attributes = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(file).path)
-            let permissions = (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
+            let path = folder.appendingPathComponent(file).path
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            let permissions = (attributes[FileAttributeKey.posixPermissions] as? NSNumber)?.intValue ?? -1
             #expect(permissions & 0o077 == 0, "\(file) is readable by others: \(String(permissions, radix: 8))")
         }
         await fixture.client.close()

@@ -33,7 +33,7 @@ struct ClientStaleAnswerTests {
         #expect(result == .sent([]))
         gate.open()
         try await withTimeout(5) {
-            while log.values.last?.refresh != .idle { _ = await log.values(atLeast: log.values.count + 1) }
+            while log.values.last?.refresh != RefreshState.idle { _ = await log.values(atLeast: log.values.count + 1) }
         }
         #expect(log.values.last?.column("title") == ["a", "b"])
         #expect(fixture.gets.count == 2)
@@ -55,7 +55,7 @@ struct ClientStaleAnswerTests {
         await fixture.server.setRows([["id": 2, "title": "public"]], of: "tasks")
         gate.open()
         try await withTimeout(5) {
-            while !(log.values.last?.refresh == .idle && log.values.last?.column("title") == ["public"]) {
+            while !(log.values.last?.refresh == RefreshState.idle && log.values.last?.column("title") == ["public"]) {
                 _ = await log.values(atLeast: log.values.count + 1)
             }
         }
@@ -80,7 +80,7 @@ struct ClientStaleAnswerTests {
         await fixture.server.setRows([["id": 2, "title": "theirs"]], of: "tasks")
         gate.open()
         try await withTimeout(5) {
-            while !(log.values.last?.refresh == .idle && log.values.last?.column("title") == ["theirs"]) {
+            while !(log.values.last?.refresh == RefreshState.idle && log.values.last?.column("title") == ["theirs"]) {
                 _ = await log.values(atLeast: log.values.count + 1)
             }
         }

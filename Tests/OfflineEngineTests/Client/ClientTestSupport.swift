@@ -42,8 +42,20 @@ struct ClientFixture {
     var writes: [HTTPRequest] { probe.requests.filter { $0.method != .get } }
 }
 
+extension ClientFixture {
+    /// Waits until at least `count` tasks sleep on the fixture's clock, failing after `seconds`.
+    func sleepers(atLeast count: Int, within seconds: Double = 5) async throws {
+        try await withTimeout(seconds) { [clock] in await clock.sleepers(atLeast: count) }
+    }
+
+    /// The latest snapshot of a live read that is being read now.
+    func current(_ read: ReadQuery) async -> QuerySnapshot? {
+        await client.engine.live[read.query.canonicalKey]?.snapshots.value
+    }
+}
+
 /// A fresh folder for one test's store.
-func temporaryStoreFolder() -> URL {
+func clientStoreFolder() -> URL {
     FileManager.default.temporaryDirectory.appendingPathComponent("client-tests-\(UUID().uuidString)")
 }
 
@@ -89,7 +101,7 @@ final class ServerProbe: Sendable {
     }
 
     func install(on server: InMemoryPostgREST) async {
-        await server.setInterceptor { [log, rule] request in
+        await server.setInterceptor { [self] request in
             log.append(request)
             guard let current = rule.withLock({ $0 }) else { return nil }
             return try await current(request)

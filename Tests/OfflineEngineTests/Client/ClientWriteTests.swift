@@ -19,7 +19,7 @@ struct ClientWriteTests {
 
     @Test("a write made while the network is disabled is queued, and survives closing the client")
     func queuedWhenDisabledAndDurable() async throws {
-        let folder = temporaryStoreFolder()
+        let folder = clientStoreFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let fixture = try await ClientFixture(storage: .directory(folder))
         await fixture.client.disableNetwork()
@@ -56,7 +56,7 @@ struct ClientWriteTests {
         let writes = try await fixture.probe.writes(atLeast: 5)
         #expect(writes.map(\.method) == [.post, .post, .post, .patch, .post])
         #expect(writes.filter { $0.method == .post }.map { $0.bodyRows.first?["id"] } == [1, 2, 3, 4])
-        try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
+        _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
         #expect(await fixture.server.rows(of: "tasks").map { $0["n"] } == [1, 0, 0, 0])
         await fixture.client.close()
     }
@@ -76,7 +76,7 @@ struct ClientWriteTests {
                 return
             }
             // The replay retries on the schedule; once the server takes it, it is applied once.
-            await fixture.clock.sleepers(atLeast: 1)
+            try await fixture.sleepers(atLeast: 1)
             fixture.probe.answer(with: nil)
             fixture.clock.advance(by: .seconds(1))
             _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
@@ -104,13 +104,13 @@ struct ClientWriteTests {
         #expect(await fixture.server.rows(of: "tasks").count == 2)
         let lists = await fixture.client.engine.lists
         #expect(lists.values.map { $0.list.rows.map { $0["title"] } } == [["a"]])
-        #expect(try await firstValue(of: stream) { _ in true }.column("title") == ["a"])
+        #expect(await fixture.current(fixture.client.from("tasks").select())?.column("title") == ["a"])
         await fixture.client.close()
     }
 
     @Test("execute of a queued write returns only once the write is on disk")
     func queuedIsDurableOnReturn() async throws {
-        let folder = temporaryStoreFolder()
+        let folder = clientStoreFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let fixture = try await ClientFixture(storage: .directory(folder))
         await fixture.client.disableNetwork()

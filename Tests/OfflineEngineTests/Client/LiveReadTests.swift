@@ -21,7 +21,7 @@ struct LiveReadTests {
 
     @Test("cached rows come at once, from the cache with their fetch time, when the server is unreachable")
     func cachedRowsAtOnce() async throws {
-        let folder = temporaryStoreFolder()
+        let folder = clientStoreFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let first = try await ClientFixture(
             tables: ["tasks": [["id": 1, "title": "a"]]], storage: .directory(folder))
@@ -84,7 +84,7 @@ struct LiveReadTests {
         let stream = fixture.client.from("tasks").select().snapshots()
         let log = AsyncLog<QuerySnapshot>()
         let reader = collect(stream, into: log)
-        _ = try await log.values(atLeast: 1)
+        _ = await log.values(atLeast: 1)
         _ = try await firstValue(of: fixture.client.from("tasks").select().snapshots()) { $0.refresh == .idle }
         // Republishing with nothing changed: the same user signs in again, another table is written.
         try await fixture.client.signIn(ClientFixture.session("user-1"))
@@ -124,7 +124,7 @@ struct LiveReadTests {
         gate.open()
         for (log, _) in readers {
             try await withTimeout(5) {
-                while log.values.last?.refresh != .idle { _ = await log.values(atLeast: log.values.count + 1) }
+                while log.values.last?.refresh != RefreshState.idle { _ = await log.values(atLeast: log.values.count + 1) }
             }
             #expect(log.values.last?.column("title") == ["a"])
         }
@@ -141,7 +141,7 @@ struct LiveReadTests {
             request.method == .get ? errorResponse(status: 500, code: "XX000") : nil
         }
         let reader = collect(fixture.client.from("tasks").select().snapshots(), into: AsyncLog())
-        await fixture.clock.sleepers(atLeast: 1)
+        try await fixture.sleepers(atLeast: 1)
         reader.cancel()
         try await eventually {
             let live = await fixture.client.engine.live
