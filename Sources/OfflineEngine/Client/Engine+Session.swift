@@ -16,16 +16,18 @@ extension Engine {
     /// requests that left before are not written. Owner-less queued writes become this user's.
     func signIn(_ newSession: AuthSession) async throws {
         try await underway {
-            try await store.setSession(newSession)
+            // Before any await: a request built from now on carries the new token, and one built
+            // before read its tick before the new owner's tick below.
+            session.send(.signedIn(newSession))
             if cacheOwner != newSession.userID {
                 try await passCache(to: newSession.userID)
             }
+            try await store.setSession(newSession)
             if try await store.claimUnownedWrites(for: newSession.userID) > 0 {
                 for index in queue.indices where queue[index].mutation.ownerID == nil {
                     queue[index].mutation.ownerID = newSession.userID
                 }
             }
-            session.send(.signedIn(newSession))
             settleSession()
         }
     }
@@ -33,8 +35,8 @@ extension Engine {
     /// Forgets the session. The cache keeps its owner; the next user to sign in takes it over.
     func signOut() async throws {
         try await underway {
-            try await store.setSession(nil)
             session.send(.signedOut)
+            try await store.setSession(nil)
             settleSession()
         }
     }
@@ -54,6 +56,8 @@ extension Engine {
     /// and refuses every answer whose request left before now.
     func clearLocalData() async throws {
         try await underway {
+            // Before any await: no request built from now on carries the cleared session's token.
+            session.send(.signedOut)
             clearedAt = try await nextTick()
             try await store.clearAll()
             queue = []
@@ -63,7 +67,6 @@ extension Engine {
             loadedTables = []
             marks = [:]
             cacheOwner = nil
-            session.send(.signedOut)
             rejectedWrites.send([])
             for read in live.values {
                 live[read.key]?.answered = false

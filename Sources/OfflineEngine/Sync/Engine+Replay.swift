@@ -17,13 +17,17 @@ extension Engine {
             // Subscribe before the pass, so a signal that arrives during it is not lost.
             let work = replayWork.stream()
             let urgent = replayUrgent.stream()
+            let settled = sessionSettled.stream()
             let end = await replayPass()
             switch end {
             case .drained:
                 failures = 0
                 await Self.waitForSignal([work, urgent], orDelay: nil, clock: configuration.clock)
-            case .blocked, .waitForSession:
+            case .blocked:
                 await Self.waitForSignal([urgent], orDelay: nil, clock: configuration.clock)
+            case .waitForSession:
+                // The session was refused: only a change of session (not the network) may help.
+                await Self.waitForSignal([settled], orDelay: nil, clock: configuration.clock)
             case .retryLater(let after):
                 failures += 1
                 let scheduled = RetrySchedule.standard.delay(afterFailure: failures)

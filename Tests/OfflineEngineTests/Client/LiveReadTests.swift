@@ -184,4 +184,22 @@ struct LiveReadTests {
         #expect(again.rows.map { $0["title"] } == ["a", "b"])
         await fixture.client.close()
     }
+
+    @Test("a read with nothing cached has no result until the server answers or a queued write admits rows")
+    func nothingCachedHasNoResult() async throws {
+        let fixture = try await ClientFixture(tables: ["tasks": [["id": 1, "done": false]]])
+        await fixture.client.disableNetwork()
+        let open = fixture.client.from("tasks").select().eq("done", value: false)
+        let stream = open.snapshots()
+        let paused = try await firstValue(of: stream) { $0.refresh == .paused }
+        #expect(paused.result == nil)
+        // A queued write its filter rejects leaves it empty; one it admits gives it rows.
+        _ = try await fixture.client.from("tasks").insert(["id": 2, "done": true] as Row).execute()
+        _ = try await fixture.client.from("tasks").insert(["id": 3, "done": false] as Row).execute()
+        let pending = try await firstValue(of: stream) { $0.result != nil }
+        #expect(pending.column("id") == ["3"])
+        #expect(pending.hasPendingMutations)
+        #expect(pending.fetchedAt == nil)
+        await fixture.client.close()
+    }
 }
