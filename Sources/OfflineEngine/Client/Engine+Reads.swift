@@ -108,7 +108,8 @@ extension Engine {
         }
         let key = query.canonicalKey
         let entry = ListEntry(
-            list: CachedList(query: query, rows: rows, fetchTick: Int(tick)), fetchedAt: Date(), isStale: false)
+            list: CachedList(query: query, rows: rows, fetchTick: Int(tick)), fetchedAt: Date(),
+            isStale: false)
         try await store.saveList(
             StoredList(
                 key: key, schema: query.schema, table: query.table, rows: rows,
@@ -223,6 +224,7 @@ extension Engine {
         let kept = ReplayLog.remaining(entries, listFetchTicks: ticks)
         guard kept.count != entries.count else { return }
         replayLog[table] = kept
-        try await store.retireReplayed(table: table.table, schema: table.schema, through: Int64(ticks.min() ?? 0))
+        try await store.retireReplayed(
+            table: table.table, schema: table.schema, through: Int64(ticks.min() ?? 0))
     }
 }

@@ -41,7 +41,7 @@ extension Engine {
         do {
             tick = try await nextTick()
             returned = try await send(mutation)
-        } catch where Self.shouldQueue(afterImmediateFailure: error) {
+        } catch  where Self.shouldQueue(afterImmediateFailure: error) {
             return .queued(try await enqueue(mutation))
         }
         try await patchAccepted(mutation, returned: returned, requestTick: tick)
@@ -124,8 +124,11 @@ extension Engine {
         case .unchanged:
             return
         case .rows(let rows):
-            var entry = lists[key] ?? ListEntry(
-                list: CachedList(query: query, rows: [], fetchTick: Int(tick)), fetchedAt: nil, isStale: false)
+            var entry =
+                lists[key]
+                ?? ListEntry(
+                    list: CachedList(query: query, rows: [], fetchTick: Int(tick)), fetchedAt: nil,
+                    isStale: false)
             entry.list.rows = rows
             lists[key] = entry
             changed.append(

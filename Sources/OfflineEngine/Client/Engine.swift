@@ -129,9 +129,10 @@ actor Engine {
             watcherTasks.append(Task { await monitor.follow(availability) })
         }
         let cameBack = connectivity.networkCameBack()
-        watcherTasks.append(Task { [weak self] in
-            for await _ in cameBack { await self?.wakeReplay(urgent: true) }
-        })
+        watcherTasks.append(
+            Task { [weak self] in
+                for await _ in cameBack { await self?.wakeReplay(urgent: true) }
+            })
         replayTask = Task { [weak self] in await self?.runReplayLoop() }
     }
 

@@ -62,7 +62,8 @@ extension Engine {
             guard !closed, !Task.isCancelled else { return .blocked }
             guard connectivity.current != .offline, session.value != .restoring else { return .blocked }
             let user = currentUser
-            guard let entry = queue.first(where: { $0.mutation.ownerID == nil || $0.mutation.ownerID == user })
+            guard
+                let entry = queue.first(where: { $0.mutation.ownerID == nil || $0.mutation.ownerID == user })
             else { return .drained }
             guard entry.durable else { return .drained }
             let end = await replay(entry.mutation)
@@ -126,7 +127,9 @@ extension Engine {
                 query.filters.append(
                     .condition(FilterCondition(column: column, op: .eq, operand: .value(value))))
             }
-            guard let (rows, _) = try? await fetchFromServer(query), let stored = rows.first else { return false }
+            guard let (rows, _) = try? await fetchFromServer(query), let stored = rows.first else {
+                return false
+            }
             for (column, value) in row.values where !Self.sameValue(stored[column], value) {
                 return false
             }
@@ -192,9 +195,11 @@ extension Engine {
         if let refusal = error as? PostgrestError { return refusal }
         if let unexpected = error as? UnexpectedResponseError {
             return PostgrestError(
-                status: unexpected.status, code: nil, message: unexpected.description, details: nil, hint: nil)
+                status: unexpected.status, code: nil, message: unexpected.description, details: nil, hint: nil
+            )
         }
-        return PostgrestError(status: 0, code: nil, message: ErrorWording.summary(of: error) ?? "\(type(of: error))",
+        return PostgrestError(
+            status: 0, code: nil, message: ErrorWording.summary(of: error) ?? "\(type(of: error))",
             details: nil, hint: nil)
     }
 }

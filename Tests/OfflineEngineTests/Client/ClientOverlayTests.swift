@@ -9,7 +9,9 @@ struct ClientOverlayTests {
     static let rows: [Row] = [["id": 1, "done": false], ["id": 2, "done": true]]
 
     /// Brings three lists of tasks (all, open, done) to Idle, then disables the network.
-    static func threeLists(_ fixture: ClientFixture) async throws -> [AsyncThrowingStream<QuerySnapshot, Error>] {
+    static func threeLists(_ fixture: ClientFixture) async throws -> [AsyncThrowingStream<
+        QuerySnapshot, Error
+    >] {
         let streams = [
             fixture.client.from("tasks").select().snapshots(),
             fixture.client.from("tasks").select().eq("done", value: false).snapshots(),
@@ -20,7 +22,9 @@ struct ClientOverlayTests {
         return streams
     }
 
-    @Test("a queued insert shows after the rows of every list whose filters admit it, and not where eq excludes it")
+    @Test(
+        "a queued insert shows after the rows of every list whose filters admit it, and not where eq excludes it"
+    )
     func queuedInsert() async throws {
         let fixture = try await ClientFixture(tables: ["tasks": Self.rows])
         let streams = try await Self.threeLists(fixture)

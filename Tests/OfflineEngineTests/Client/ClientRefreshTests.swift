@@ -77,7 +77,8 @@ struct ClientRefreshTests {
         await fixture.client.close()
     }
 
-    @Test("on a cold start the refresh reads Refreshing with cached rows on screen while the session restores")
+    @Test(
+        "on a cold start the refresh reads Refreshing with cached rows on screen while the session restores")
     func coldStart() async throws {
         let folder = clientStoreFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -121,7 +122,9 @@ struct ClientRefreshTests {
         await fixture.server.setRows([["id": 1]], of: "tasks")
         fixture.clock.advance(by: .seconds(60))
         try await withTimeout(5) {
-            while log.values.last?.refresh != RefreshState.idle { _ = await log.values(atLeast: log.values.count + 1) }
+            while log.values.last?.refresh != RefreshState.idle {
+                _ = await log.values(atLeast: log.values.count + 1)
+            }
         }
         #expect(log.values.last?.column("id") == ["1"])
         reader.cancel()

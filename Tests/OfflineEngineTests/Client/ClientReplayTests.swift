@@ -29,7 +29,11 @@ struct ClientReplayTests {
         _ = try await fixture.client.from("tasks").insert(["id": 2] as Row).execute()
         let refusals = Mutex(1)
         fixture.probe.answer { request in
-            guard request.method == .post, refusals.withLock({ left in defer { left -= 1 }; return left > 0 })
+            guard request.method == .post,
+                refusals.withLock({ left in
+                    defer { left -= 1 }
+                    return left > 0
+                })
             else { return nil }
             return errorResponse(status: 503, code: "PGRST002", retryAfter: 2)
         }
@@ -51,7 +55,11 @@ struct ClientReplayTests {
         _ = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
         let failures = Mutex(2)
         fixture.probe.answer { request in
-            guard request.method == .post, failures.withLock({ left in defer { left -= 1 }; return left > 0 })
+            guard request.method == .post,
+                failures.withLock({ left in
+                    defer { left -= 1 }
+                    return left > 0
+                })
             else { return nil }
             throw TransportError(kind: .connectionLost)
         }
@@ -147,7 +155,12 @@ struct ClientReplayTests {
         let lost = Mutex(true)
         let server = fixture.server
         fixture.probe.answer { request in
-            guard request.method == .post, lost.withLock({ was in defer { was = false }; return was }) else {
+            guard request.method == .post,
+                lost.withLock({ was in
+                    defer { was = false }
+                    return was
+                })
+            else {
                 return nil
             }
             // The server applies the insert, and the answer never arrives.

@@ -37,11 +37,16 @@ struct ClientSessionTests {
         _ = try await firstValue(of: tasks) { $0.refresh == .idle && $0.column("id") == ["2"] }
         let gets = try await fixture.probe.gets(atLeast: 4)
         #expect(gets.suffix(2).allSatisfy { $0.authorization == "Bearer token-user-2" })
-        #expect(await fixture.client.engine.lists.values.allSatisfy { !$0.isStale || $0.list.query.table == "notes" })
+        #expect(
+            await fixture.client.engine.lists.values.allSatisfy {
+                !$0.isStale || $0.list.query.table == "notes"
+            })
         await fixture.client.close()
     }
 
-    @Test("clearLocalData wipes cached lists, the queue, the replay log, rejected writes and the stored session")
+    @Test(
+        "clearLocalData wipes cached lists, the queue, the replay log, rejected writes and the stored session"
+    )
     func clearWipesEverything() async throws {
         let folder = clientStoreFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -69,12 +74,16 @@ struct ClientSessionTests {
         #expect(try await firstValue(of: fixture.client.session) { _ in true } == .signedOut)
         #expect(try await firstValue(of: fixture.client.pendingMutationCount()) { _ in true } == 0)
         #expect(try await firstValue(of: fixture.client.rejectedMutations()) { _ in true }.isEmpty)
-        await #expect(throws: ClientError.offline) { _ = try await fixture.client.from("tasks").select().fetch() }
+        await #expect(throws: ClientError.offline) {
+            _ = try await fixture.client.from("tasks").select().fetch()
+        }
         await fixture.client.close()
 
         let reopened = try await ClientFixture(
             storage: .directory(folder), signedInAs: nil, server: fixture.server, probe: ServerProbe())
-        #expect(try await firstValue(of: reopened.client.session) { $0 != SessionState.restoring } == SessionState.signedOut)
+        #expect(
+            try await firstValue(of: reopened.client.session) { $0 != SessionState.restoring }
+                == SessionState.signedOut)
         #expect(try await firstValue(of: reopened.client.pendingMutationCount()) { _ in true } == 0)
         await reopened.client.close()
     }
@@ -151,7 +160,9 @@ struct ClientSessionTests {
         let first = Task { try await client.from("tasks").insert(["id": 1] as Row).execute() }
         _ = await gate.arrivals.values(atLeast: 1)
         let second = Task { try await client.from("tasks").insert(["id": 2] as Row).execute() }
-        try await eventually { await !(fixture.client.engine.immediateWaiters[Optional("user-1")] ?? []).isEmpty }
+        try await eventually {
+            await !(fixture.client.engine.immediateWaiters[Optional("user-1")] ?? []).isEmpty
+        }
         let closing = Task { await client.close() }
         try await eventually { await fixture.client.engine.closed }
         gate.open()
@@ -175,7 +186,8 @@ struct ClientSessionTests {
             let path = folder.appendingPathComponent(file).path
             let attributes = try FileManager.default.attributesOfItem(atPath: path)
             let permissions = (attributes[FileAttributeKey.posixPermissions] as? NSNumber)?.intValue ?? -1
-            #expect(permissions & 0o077 == 0, "\(file) is readable by others: \(String(permissions, radix: 8))")
+            #expect(
+                permissions & 0o077 == 0, "\(file) is readable by others: \(String(permissions, radix: 8))")
         }
         await fixture.client.close()
     }

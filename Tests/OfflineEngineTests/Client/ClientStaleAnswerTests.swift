@@ -10,7 +10,12 @@ private func holdFirstRead(_ fixture: ClientFixture, gate: Gate) {
     let held = Mutex(false)
     let server = fixture.server
     fixture.probe.answer { request in
-        guard request.method == .get, held.withLock({ was in defer { was = true }; return !was }) else {
+        guard request.method == .get,
+            held.withLock({ was in
+                defer { was = true }
+                return !was
+            })
+        else {
             return nil
         }
         let rows = await server.rows(of: "tasks")
@@ -33,7 +38,9 @@ struct ClientStaleAnswerTests {
         #expect(result == .sent([]))
         gate.open()
         try await withTimeout(5) {
-            while log.values.last?.refresh != RefreshState.idle { _ = await log.values(atLeast: log.values.count + 1) }
+            while log.values.last?.refresh != RefreshState.idle {
+                _ = await log.values(atLeast: log.values.count + 1)
+            }
         }
         #expect(log.values.last?.column("title") == ["a", "b"])
         #expect(fixture.gets.count == 2)
@@ -55,7 +62,9 @@ struct ClientStaleAnswerTests {
         await fixture.server.setRows([["id": 2, "title": "public"]], of: "tasks")
         gate.open()
         try await withTimeout(5) {
-            while !(log.values.last?.refresh == RefreshState.idle && log.values.last?.column("title") == ["public"]) {
+            while !(log.values.last?.refresh == RefreshState.idle
+                && log.values.last?.column("title") == ["public"])
+            {
                 _ = await log.values(atLeast: log.values.count + 1)
             }
         }
@@ -80,7 +89,9 @@ struct ClientStaleAnswerTests {
         await fixture.server.setRows([["id": 2, "title": "theirs"]], of: "tasks")
         gate.open()
         try await withTimeout(5) {
-            while !(log.values.last?.refresh == RefreshState.idle && log.values.last?.column("title") == ["theirs"]) {
+            while !(log.values.last?.refresh == RefreshState.idle
+                && log.values.last?.column("title") == ["theirs"])
+            {
                 _ = await log.values(atLeast: log.values.count + 1)
             }
         }

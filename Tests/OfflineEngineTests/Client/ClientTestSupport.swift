@@ -14,7 +14,8 @@ struct ClientFixture {
 
     init(
         tables: [String: [Row]] = ["tasks": []], primaryKeys: [String: [String]] = [:],
-        responseTrust: ResponseTrust = .any, storage: Storage = .inMemory, signedInAs user: String? = "user-1",
+        responseTrust: ResponseTrust = .any, storage: Storage = .inMemory,
+        signedInAs user: String? = "user-1",
         server existing: InMemoryPostgREST? = nil, probe existingProbe: ServerProbe? = nil,
         configure: (inout Configuration) -> Void = { _ in }
     ) async throws {
@@ -72,7 +73,8 @@ final class ServerProbe: Sendable {
 
     /// Waits until at least `count` requests matching `filter` were seen.
     func requests(
-        atLeast count: Int, within seconds: Double = 5, where filter: @escaping @Sendable (HTTPRequest) -> Bool
+        atLeast count: Int, within seconds: Double = 5,
+        where filter: @escaping @Sendable (HTTPRequest) -> Bool
     ) async throws -> [HTTPRequest] {
         try await withTimeout(seconds) { [log] in
             var seenSoFar = 0

@@ -31,7 +31,8 @@ struct LiveReadTests {
         await first.server.setReachable(false)
         let second = try await ClientFixture(
             storage: .directory(folder), signedInAs: nil, server: first.server, probe: ServerProbe())
-        let snapshot = try await firstValue(of: second.client.from("tasks").select().snapshots()) { _ in true }
+        let snapshot = try await firstValue(of: second.client.from("tasks").select().snapshots()) { _ in true
+        }
         #expect(snapshot.column("title") == ["a"])
         #expect(snapshot.isFromCache)
         #expect(snapshot.fetchedAt != nil)
@@ -65,7 +66,9 @@ struct LiveReadTests {
         // Pending writes: a queued one.
         await fixture.client.disableNetwork()
         _ = try await fixture.client.from("tasks").insert(["id": 3, "title": "c"] as Row).execute()
-        _ = try await firstValue(of: stream) { $0.hasPendingMutations && $0.column("title") == ["a", "b", "c"] }
+        _ = try await firstValue(of: stream) {
+            $0.hasPendingMutations && $0.column("title") == ["a", "b", "c"]
+        }
         // Refresh state: a new owner marks the rows stale; offline, the refresh pauses.
         try await fixture.client.signIn(ClientFixture.session("user-2"))
         _ = try await firstValue(of: stream) { $0.refresh == .paused }
@@ -85,7 +88,9 @@ struct LiveReadTests {
         let log = AsyncLog<QuerySnapshot>()
         let reader = collect(stream, into: log)
         _ = await log.values(atLeast: 1)
-        _ = try await firstValue(of: fixture.client.from("tasks").select().snapshots()) { $0.refresh == .idle }
+        _ = try await firstValue(of: fixture.client.from("tasks").select().snapshots()) {
+            $0.refresh == .idle
+        }
         // Republishing with nothing changed: the same user signs in again, another table is written.
         try await fixture.client.signIn(ClientFixture.session("user-1"))
         await fixture.client.disableNetwork()
@@ -124,7 +129,9 @@ struct LiveReadTests {
         gate.open()
         for (log, _) in readers {
             try await withTimeout(5) {
-                while log.values.last?.refresh != RefreshState.idle { _ = await log.values(atLeast: log.values.count + 1) }
+                while log.values.last?.refresh != RefreshState.idle {
+                    _ = await log.values(atLeast: log.values.count + 1)
+                }
             }
             #expect(log.values.last?.column("title") == ["a"])
         }
