@@ -148,4 +148,16 @@ struct ClientOverlayTests {
         #expect(try await firstValue(of: fixture.client.rejectedMutations()) { _ in true }.count == 1)
         await fixture.client.close()
     }
+
+    @Test("an online write whose effect the cache cannot work out marks the lists stale and they fetch again")
+    func unworkableWriteMarksStale() async throws {
+        let fixture = try await ClientFixture(tables: ["tasks": Self.rows])
+        let stream = fixture.client.from("tasks").select().snapshots()
+        _ = try await firstValue(of: stream) { $0.refresh == .idle }
+        let before = fixture.gets.count
+        _ = try await fixture.client.from("tasks").update(["done": true] as Row).lt("id", value: 5).execute()
+        _ = try await firstValue(of: stream) { $0.column("done") == ["true", "true"] && $0.refresh == .idle }
+        #expect(fixture.gets.count == before + 1)
+        await fixture.client.close()
+    }
 }
