@@ -83,7 +83,12 @@ extension Engine {
         }
         setAttempts(of: id) { $0 + 1 }
         do {
-            _ = try await send(queued)
+            // A replay brings nothing back: any 2xx means the server applied the write, whatever
+            // its body says.
+            let request = try RequestBuilder.request(
+                for: queued, endpoint: endpoint, accessToken: accessToken)
+            let response = try await transport.send(request)
+            guard response.isSuccess else { throw ResponseDecoding.failure(for: response) }
             await settleAccepted(id)
             return nil
         } catch {

@@ -206,4 +206,21 @@ struct ClientReplayTests {
         #expect(try await fixture.client.engine.store.replayLog(table: "tasks").isEmpty)
         await fixture.client.close()
     }
+
+    @Test("a replayed write the server accepted with a body that is not JSON is applied, not rejected")
+    func acceptedWithOddBody() async throws {
+        let fixture = try await ClientFixture()
+        await fixture.client.disableNetwork()
+        _ = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
+        fixture.probe.answer { request in
+            guard request.method == .post else { return nil }
+            return HTTPResponse(
+                status: 201, headers: ["Content-Type": "text/html"], body: Data("<html>".utf8))
+        }
+        await fixture.client.enableNetwork()
+        _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
+        #expect(try await firstValue(of: fixture.client.rejectedMutations()) { _ in true }.isEmpty)
+        #expect(await fixture.client.engine.replayLog.values.flatMap { $0 }.count == 1)
+        await fixture.client.close()
+    }
 }
