@@ -41,11 +41,28 @@ extension Engine {
         do {
             tick = try await nextTick()
             returned = try await send(mutation)
+        } catch let unreadable as UnexpectedResponseError where (200..<300).contains(unreadable.status) {
+            // The server applied the write but its answer cannot be read: the caller hears why,
+            // and the lists the write may reach are fetched again.
+            try await markStale(TableID(mutation))
+            throw unreadable
         } catch  where Self.shouldQueue(afterImmediateFailure: error) {
             return .queued(try await enqueue(mutation))
         }
         try await patchAccepted(mutation, returned: returned, requestTick: tick)
         return .sent(returned)
+    }
+
+    /// Marks every cached list of a table stale, refusing answers that left before now; live
+    /// reads of it fetch again.
+    func markStale(_ table: TableID) async throws {
+        try await advanceMark(of: table)
+        for (key, entry) in lists where TableID(entry.list.query) == table {
+            lists[key]?.isStale = true
+        }
+        for read in live.values where TableID(read.query) == table {
+            read.refresher.markStale(.write)
+        }
     }
 
     private func endImmediate(_ owner: String?) {

@@ -126,4 +126,26 @@ struct ClientWriteTests {
         await other.close()
         await fixture.client.close()
     }
+
+    @Test(
+        "a write sent at once whose accepted answer cannot be read throws a clear error and lists fetch again"
+    )
+    func acceptedButUnreadable() async throws {
+        let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]])
+        let stream = fixture.client.from("tasks").select().snapshots()
+        _ = try await firstValue(of: stream) { $0.refresh == .idle }
+        let server = fixture.server
+        fixture.probe.answer { request in
+            guard request.method == .post else { return nil }
+            await server.setRows(await server.rows(of: "tasks") + request.bodyRows, of: "tasks")
+            return HTTPResponse(
+                status: 201, headers: ["Content-Type": "application/json"], body: Data("[{".utf8))
+        }
+        await #expect(throws: UnexpectedResponseError.self) {
+            _ = try await fixture.client.from("tasks").insert(["id": 2] as Row).select().execute()
+        }
+        _ = try await firstValue(of: stream) { $0.column("id") == ["1", "2"] && $0.refresh == .idle }
+        #expect(await fixture.client.engine.queue.isEmpty)
+        await fixture.client.close()
+    }
 }
