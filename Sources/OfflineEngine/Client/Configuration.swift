@@ -19,6 +19,8 @@ public struct Configuration: Sendable {
     public var clock: any Clock<Duration>
     /// Sends HTTP requests; tests inject their own.
     public var transport: any HTTPTransport
+    /// Runs before the stored session is read back; tests hold it to observe `.restoring`.
+    var sessionRestoreHook: (@Sendable () async -> Void)?
 
     /// A configuration with defaults for everything but the server and the key.
     public init(

@@ -108,7 +108,8 @@ extension Engine {
         }
         let key = query.canonicalKey
         let entry = ListEntry(
-            list: CachedList(query: query, rows: rows, fetchTick: Int(tick)), fetchedAt: Date(), isStale: false)
+            list: CachedList(query: query, rows: rows, fetchTick: Int(tick)), fetchedAt: Date(),
+            isStale: false)
         try await store.saveList(
             StoredList(
                 key: key, schema: query.schema, table: query.table, rows: rows,
@@ -134,12 +135,13 @@ extension Engine {
     func fetchOnce(_ query: QueryDescription) async throws -> QueryResult {
         try await underway {
             try await loadLists(of: TableID(query))
+            await waitForSessionToSettle()
             do {
-                if connectivity.current != .offline {
-                    let (rows, tick) = try await fetchFromServer(query)
-                    _ = try await applyAnswer(rows, query: query, requestTick: tick)
-                }
+                guard connectivity.current != .offline else { throw ClientError.offline }
+                let (rows, tick) = try await fetchFromServer(query)
+                _ = try await applyAnswer(rows, query: query, requestTick: tick)
             } catch {
+                // Neither the server nor the cache can answer.
                 if lists[query.canonicalKey] == nil { throw error }
             }
             return QueryResult(rows: composeRows(query).rows)
@@ -163,10 +165,13 @@ extension Engine {
         let others =
             updates
             ? lists.values.compactMap { entry -> CachedList? in
-                guard TableID(entry.list.query) == table, entry.list.query.canonicalKey != key else { return nil }
+                guard TableID(entry.list.query) == table, entry.list.query.canonicalKey != key else {
+                    return nil
+                }
                 return entry.list
             } : []
-        return overlay.read(list, otherLists: others, queue: queued, replayLog: replayed, ownerID: currentUser)
+        return overlay.read(
+            list, otherLists: others, queue: queued, replayLog: replayed, ownerID: overlayOwner)
     }
 
     /// Recomputes and publishes the snapshot of one live read (equal snapshots are not sent).
@@ -229,6 +234,7 @@ extension Engine {
         let kept = ReplayLog.remaining(entries, listFetchTicks: ticks)
         guard kept.count != entries.count else { return }
         replayLog[table] = kept
-        try await store.retireReplayed(table: table.table, schema: table.schema, through: Int64(ticks.min() ?? 0))
+        try await store.retireReplayed(
+            table: table.table, schema: table.schema, through: Int64(ticks.min() ?? 0))
     }
 }

@@ -7,34 +7,37 @@ extension Engine {
     /// The user whose writes are laid over lists and replayed now.
     var currentUser: String? { session.value.userID }
 
+    /// The user whose queued writes are laid over the lists: the signed-in user, or while the
+    /// stored session is read back, the cache's owner (whose session it most likely is).
+    var overlayOwner: String? { session.value == .restoring ? cacheOwner : currentUser }
+
     /// Takes a session from the app. A different user than the cache's owner takes the cache
     /// over: every list is marked stale and fetched again with the new token, and answers to
     /// requests that left before are not written. Owner-less queued writes become this user's.
     func signIn(_ newSession: AuthSession) async throws {
         try await underway {
-            try await store.setSession(newSession)
+            // Before any await: a request built from now on carries the new token, and one built
+            // before read its tick before the new owner's tick below.
+            session.send(.signedIn(newSession))
             if cacheOwner != newSession.userID {
                 try await passCache(to: newSession.userID)
             }
+            try await store.setSession(newSession)
             if try await store.claimUnownedWrites(for: newSession.userID) > 0 {
                 for index in queue.indices where queue[index].mutation.ownerID == nil {
                     queue[index].mutation.ownerID = newSession.userID
                 }
             }
-            session.send(.signedIn(newSession))
-            publishAll()
-            sessionSettled.fire()
-            wakeReplay(urgent: true)
+            settleSession()
         }
     }
 
     /// Forgets the session. The cache keeps its owner; the next user to sign in takes it over.
     func signOut() async throws {
         try await underway {
-            try await store.setSession(nil)
             session.send(.signedOut)
-            publishAll()
-            wakeReplay(urgent: true)
+            try await store.setSession(nil)
+            settleSession()
         }
     }
 
@@ -53,6 +56,8 @@ extension Engine {
     /// and refuses every answer whose request left before now.
     func clearLocalData() async throws {
         try await underway {
+            // Before any await: no request built from now on carries the cleared session's token.
+            session.send(.signedOut)
             clearedAt = try await nextTick()
             try await store.clearAll()
             queue = []
@@ -62,14 +67,12 @@ extension Engine {
             loadedTables = []
             marks = [:]
             cacheOwner = nil
-            session.send(.signedOut)
             rejectedWrites.send([])
-            publishQueueCount()
             for read in live.values {
                 live[read.key]?.answered = false
                 read.refresher.markStale(.clear)
             }
-            publishAll()
+            settleSession()
         }
     }
 }

@@ -5,6 +5,8 @@ extension Engine {
     /// Runs a write under a policy. See ``WritePolicy``.
     func execute(_ draft: Mutation, policy: WritePolicy) async throws -> WriteResult {
         try await underway {
+            // The owner of a write is the session's user: wait for the stored one to be read back.
+            await waitForSessionToSettle()
             var mutation = draft
             mutation.ownerID = currentUser
             mutation.createdAt = Date()
@@ -39,11 +41,28 @@ extension Engine {
         do {
             tick = try await nextTick()
             returned = try await send(mutation)
-        } catch where Self.shouldQueue(afterImmediateFailure: error) {
+        } catch let unreadable as UnexpectedResponseError where (200..<300).contains(unreadable.status) {
+            // The server applied the write but its answer cannot be read: the caller hears why,
+            // and the lists the write may reach are fetched again.
+            try await markStale(TableID(mutation))
+            throw unreadable
+        } catch  where Self.shouldQueue(afterImmediateFailure: error) {
             return .queued(try await enqueue(mutation))
         }
         try await patchAccepted(mutation, returned: returned, requestTick: tick)
         return .sent(returned)
+    }
+
+    /// Marks every cached list of a table stale, refusing answers that left before now; live
+    /// reads of it fetch again.
+    func markStale(_ table: TableID) async throws {
+        try await advanceMark(of: table)
+        for (key, entry) in lists where TableID(entry.list.query) == table {
+            lists[key]?.isStale = true
+        }
+        for read in live.values where TableID(read.query) == table {
+            read.refresher.markStale(.write)
+        }
     }
 
     private func endImmediate(_ owner: String?) {
@@ -122,8 +141,11 @@ extension Engine {
         case .unchanged:
             return
         case .rows(let rows):
-            var entry = lists[key] ?? ListEntry(
-                list: CachedList(query: query, rows: [], fetchTick: Int(tick)), fetchedAt: nil, isStale: false)
+            var entry =
+                lists[key]
+                ?? ListEntry(
+                    list: CachedList(query: query, rows: [], fetchTick: Int(tick)), fetchedAt: nil,
+                    isStale: false)
             entry.list.rows = rows
             lists[key] = entry
             changed.append(
@@ -148,7 +170,7 @@ extension Engine {
     }
 
     func pending(of table: TableID) -> [PendingMutation] {
-        OverlayWrites.applying(queue.map(\.mutation), ownerID: currentUser)
+        OverlayWrites.applying(queue.map(\.mutation), ownerID: overlayOwner)
             .filter { TableID($0) == table }
             .map { PendingMutation($0, primaryKeys: primaryKeys) }
     }
@@ -160,7 +182,7 @@ extension Engine {
     }
 
     func publishQueueCount() {
-        let count = OverlayWrites.applying(queue.map(\.mutation), ownerID: currentUser).count
+        let count = OverlayWrites.applying(queue.map(\.mutation), ownerID: overlayOwner).count
         if pendingCount.value != count { pendingCount.send(count) }
     }
 

@@ -51,6 +51,9 @@ actor Engine {
     let replayWork = SignalHub()
     let replayUrgent = SignalHub()
     var replayTask: Task<Void, Never>?
+    var restoreTask: Task<Void, Never>?
+    /// Calls waiting for the stored session to be read back.
+    var sessionWaiters: [CheckedContinuation<Void, Never>] = []
     var watcherTasks: [Task<Void, Never>] = []
     var closed = false
 
@@ -82,14 +85,42 @@ actor Engine {
     /// connectivity watchers.
     func start() async throws {
         cacheOwner = try await store.owner()
-        let stored = try await store.session()
         queue = try await store.allQueued().map { QueuedEntry(mutation: $0.mutation, durable: true) }
         rejected = try await store.rejected().map(rejectedMutation(from:))
         rejectedWrites.send(rejected)
         publishQueueCount()
-        session.send(stored.map(SessionState.signedIn) ?? .signedOut)
-        sessionSettled.fire()
         startWatchers()
+        // The stored session is read back while the client is already usable: until it settles
+        // the session reads `.restoring`, live reads show their cached rows and wait to refresh.
+        restoreTask = Task { [weak self] in await self?.restoreSession() }
+    }
+
+    /// Reads the stored session back and settles the session, unless the app signed in or out
+    /// meanwhile (its word wins over the stored one).
+    func restoreSession() async {
+        await configuration.sessionRestoreHook?()
+        let stored = try? await store.session()
+        guard !closed, session.value == .restoring else { return }
+        session.send(stored.map(SessionState.signedIn) ?? .signedOut)
+        settleSession()
+    }
+
+    /// Tells everything that waited for the session that it settled.
+    func settleSession() {
+        let waiters = sessionWaiters
+        sessionWaiters = []
+        for waiter in waiters { waiter.resume() }
+        publishAll()
+        publishQueueCount()
+        sessionSettled.fire()
+        wakeReplay(urgent: true)
+    }
+
+    /// Returns once the stored session has been read back (or the client closes).
+    func waitForSessionToSettle() async {
+        while session.value == .restoring, !closed {
+            await withCheckedContinuation { sessionWaiters.append($0) }
+        }
     }
 
     private func startWatchers() {
@@ -98,9 +129,10 @@ actor Engine {
             watcherTasks.append(Task { await monitor.follow(availability) })
         }
         let cameBack = connectivity.networkCameBack()
-        watcherTasks.append(Task { [weak self] in
-            for await _ in cameBack { await self?.wakeReplay(urgent: true) }
-        })
+        watcherTasks.append(
+            Task { [weak self] in
+                for await _ in cameBack { await self?.wakeReplay(urgent: true) }
+            })
         replayTask = Task { [weak self] in await self?.runReplayLoop() }
     }
 
@@ -149,14 +181,20 @@ actor Engine {
     func close() async {
         guard !closed else { return }
         closed = true
+        let waiters = sessionWaiters
+        sessionWaiters = []
+        for waiter in waiters { waiter.resume() }
+        // Refreshes are not the app's calls: they stop first, so close never waits on a retry.
+        let reads = Array(live.values)
+        live = [:]
+        for read in reads { read.task?.cancel() }
         if callsUnderway > 0 {
             await withCheckedContinuation { closeWaiters.append($0) }
         }
         replayTask?.cancel()
+        restoreTask?.cancel()
         for task in watcherTasks { task.cancel() }
-        for read in live.values { read.task?.cancel() }
-        for read in live.values { read.snapshots.finish() }
-        live = [:]
+        for read in reads { read.snapshots.finish() }
         session.finish()
         pendingCount.finish()
         rejectedWrites.finish()

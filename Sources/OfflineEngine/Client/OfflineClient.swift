@@ -39,7 +39,9 @@ public final class OfflineClient: Sendable {
 
     /// The current user's queued writes to `table` (and owner-less ones), oldest first: a new
     /// value on every enqueue, replay and rejection.
-    public func pendingMutations(table: String, schema: String? = nil) -> AsyncThrowingStream<[PendingMutation], Error> {
+    public func pendingMutations(table: String, schema: String? = nil) -> AsyncThrowingStream<
+        [PendingMutation], Error
+    > {
         let engine = engine
         let id = TableID(schema: schema, table: table)
         return stream { await engine.pendingBroadcast(for: id).values() }

@@ -9,7 +9,8 @@ final class SignalHub: Sendable {
 
     /// A new reader's stream; it ends when the hub finishes or the reader stops iterating.
     func stream() -> AsyncStream<Void> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let id = nextID.withLock { value in
             value += 1
             return value

@@ -105,7 +105,8 @@ enum InMemoryFilterMatching {
             }
         }
         expression += "$"
-        let options: String.CompareOptions = caseInsensitive ? [.regularExpression, .caseInsensitive] : .regularExpression
+        let options: String.CompareOptions =
+            caseInsensitive ? [.regularExpression, .caseInsensitive] : .regularExpression
         return text.range(of: expression, options: options) != nil
     }
 }

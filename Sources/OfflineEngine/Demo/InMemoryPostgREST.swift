@@ -55,7 +55,8 @@ public actor InMemoryPostgREST: HTTPTransport {
         } catch let refusal as Refusal {
             return refusal.response
         } catch is InMemoryFilterMatching.Unsupported {
-            return Refusal(status: 400, code: "PGRST100", message: "The stand-in cannot run this filter").response
+            return Refusal(status: 400, code: "PGRST100", message: "The stand-in cannot run this filter")
+                .response
         }
     }
 
@@ -78,7 +79,9 @@ public actor InMemoryPostgREST: HTTPTransport {
         guard let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false),
             let table = components.path.components(separatedBy: "/rest/v1/").last?.removingPercentEncoding,
             !table.isEmpty
-        else { throw Refusal(status: 404, code: "PGRST125", message: "Invalid path specified in request URL") }
+        else {
+            throw Refusal(status: 404, code: "PGRST125", message: "Invalid path specified in request URL")
+        }
         let parameters = QueryDescription.parameters(components.percentEncodedQueryItems ?? [])
         guard let query = try? QueryDescription(schema: nil, table: table, parameters: parameters) else {
             throw Refusal(status: 400, code: "PGRST100", message: "Failed to parse the query")
@@ -164,9 +167,12 @@ public actor InMemoryPostgREST: HTTPTransport {
         var written = [Row]()
         for row in sent {
             let key = keyColumns.map { row[$0].map(RowKey.normalised) ?? nil }
-            let existing = key.contains(where: { $0 == nil }) ? nil : rows.firstIndex { candidate in
-                keyColumns.map { candidate[$0].map(RowKey.normalised) ?? nil } == key
-            }
+            let existing =
+                key.contains(where: { $0 == nil })
+                ? nil
+                : rows.firstIndex { candidate in
+                    keyColumns.map { candidate[$0].map(RowKey.normalised) ?? nil } == key
+                }
             if let existing {
                 if merge {
                     rows[existing] = rows[existing].merging(row)

@@ -17,13 +17,17 @@ extension Engine {
             // Subscribe before the pass, so a signal that arrives during it is not lost.
             let work = replayWork.stream()
             let urgent = replayUrgent.stream()
+            let settled = sessionSettled.stream()
             let end = await replayPass()
             switch end {
             case .drained:
                 failures = 0
                 await Self.waitForSignal([work, urgent], orDelay: nil, clock: configuration.clock)
-            case .blocked, .waitForSession:
+            case .blocked:
                 await Self.waitForSignal([urgent], orDelay: nil, clock: configuration.clock)
+            case .waitForSession:
+                // The session was refused: only a change of session (not the network) may help.
+                await Self.waitForSignal([settled], orDelay: nil, clock: configuration.clock)
             case .retryLater(let after):
                 failures += 1
                 let scheduled = RetrySchedule.standard.delay(afterFailure: failures)
@@ -58,7 +62,8 @@ extension Engine {
             guard !closed, !Task.isCancelled else { return .blocked }
             guard connectivity.current != .offline, session.value != .restoring else { return .blocked }
             let user = currentUser
-            guard let entry = queue.first(where: { $0.mutation.ownerID == nil || $0.mutation.ownerID == user })
+            guard
+                let entry = queue.first(where: { $0.mutation.ownerID == nil || $0.mutation.ownerID == user })
             else { return .drained }
             guard entry.durable else { return .drained }
             let end = await replay(entry.mutation)
@@ -78,7 +83,12 @@ extension Engine {
         }
         setAttempts(of: id) { $0 + 1 }
         do {
-            _ = try await send(queued)
+            // A replay brings nothing back: any 2xx means the server applied the write, whatever
+            // its body says.
+            let request = try RequestBuilder.request(
+                for: queued, endpoint: endpoint, accessToken: accessToken)
+            let response = try await transport.send(request)
+            guard response.isSuccess else { throw ResponseDecoding.failure(for: response) }
             await settleAccepted(id)
             return nil
         } catch {
@@ -122,7 +132,9 @@ extension Engine {
                 query.filters.append(
                     .condition(FilterCondition(column: column, op: .eq, operand: .value(value))))
             }
-            guard let (rows, _) = try? await fetchFromServer(query), let stored = rows.first else { return false }
+            guard let (rows, _) = try? await fetchFromServer(query), let stored = rows.first else {
+                return false
+            }
             for (column, value) in row.values where !Self.sameValue(stored[column], value) {
                 return false
             }
@@ -188,9 +200,11 @@ extension Engine {
         if let refusal = error as? PostgrestError { return refusal }
         if let unexpected = error as? UnexpectedResponseError {
             return PostgrestError(
-                status: unexpected.status, code: nil, message: unexpected.description, details: nil, hint: nil)
+                status: unexpected.status, code: nil, message: unexpected.description, details: nil, hint: nil
+            )
         }
-        return PostgrestError(status: 0, code: nil, message: ErrorWording.summary(of: error) ?? "\(type(of: error))",
+        return PostgrestError(
+            status: 0, code: nil, message: ErrorWording.summary(of: error) ?? "\(type(of: error))",
             details: nil, hint: nil)
     }
 }

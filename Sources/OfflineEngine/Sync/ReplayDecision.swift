@@ -17,7 +17,9 @@ enum ReplayDecision: Sendable, Equatable {
     /// Classifies the error a send threw.
     static func after(_ error: any Error, mutation: Mutation, wasAttemptedBefore: Bool) -> ReplayDecision {
         if ResponseDecoding.isAuthenticationFailure(error) { return .waitForSession }
-        if ResponseDecoding.isRetryable(error) { return .retryLater(after: ResponseDecoding.retryAfter(error)) }
+        if ResponseDecoding.isRetryable(error) {
+            return .retryLater(after: ResponseDecoding.retryAfter(error))
+        }
         if let refusal = error as? PostgrestError, refusal.status == 409, refusal.code == "23505",
             mutation.operation == .insert, wasAttemptedBefore
         {

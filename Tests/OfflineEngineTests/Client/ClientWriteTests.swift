@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+
+@testable import OfflineEngine
+
+@Suite("Writes through the client")
+struct ClientWriteTests {
+    @Test("an offline-first write is sent at once when online with nothing queued")
+    func sentAtOnce() async throws {
+        let fixture = try await ClientFixture()
+        let result = try await fixture.client.from("tasks").insert(["id": 1, "title": "a"] as Row).select()
+            .execute()
+        #expect(result == .sent([["id": 1, "title": "a"]]))
+        #expect(await fixture.server.rows(of: "tasks") == [["id": 1, "title": "a"]])
+        #expect(fixture.writes.count == 1)
+        #expect(await fixture.client.engine.queue.isEmpty)
+        await fixture.client.close()
+    }
+
+    @Test("a write made while the network is disabled is queued, and survives closing the client")
+    func queuedWhenDisabledAndDurable() async throws {
+        let folder = clientStoreFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fixture = try await ClientFixture(storage: .directory(folder))
+        await fixture.client.disableNetwork()
+        let result = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
+        guard case .queued(let pending) = result else {
+            Issue.record("expected a queued write, got \(result)")
+            return
+        }
+        #expect(pending.rowIDs == ["1"])
+        #expect(fixture.writes.isEmpty)
+        await fixture.client.close()
+        let store = try Store.open(.directory(folder))
+        let queued = try await store.allQueued()
+        #expect(queued.map(\.mutation.id) == [pending.id])
+        #expect(queued.first?.mutation.ownerID == "user-1")
+        await store.close()
+    }
+
+    @Test("a later write never overtakes an earlier queued one: all replay in the order they were made")
+    func queuedWritesKeepOrder() async throws {
+        let fixture = try await ClientFixture()
+        await fixture.client.disableNetwork()
+        for id in 1...3 {
+            _ = try await fixture.client.from("tasks").insert(["id": .number(JSONNumber(id)), "n": 0] as Row)
+                .execute()
+        }
+        _ = try await fixture.client.from("tasks").update(["n": 1] as Row).eq("id", value: 1).execute()
+        await fixture.client.enableNetwork()
+        // Written while the queue still holds earlier writes: queued behind them, not sent at once.
+        let late = try await fixture.client.from("tasks").insert(["id": 4, "n": 0] as Row).execute()
+        if case .sent = late {
+            #expect(fixture.writes.count == 5)
+        }
+        let writes = try await fixture.probe.writes(atLeast: 5)
+        #expect(writes.map(\.method) == [.post, .post, .post, .patch, .post])
+        #expect(writes.filter { $0.method == .post }.map { $0.bodyRows.first?["id"] } == [1, 2, 3, 4])
+        _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
+        #expect(await fixture.server.rows(of: "tasks").map { $0["n"] } == [1, 0, 0, 0])
+        await fixture.client.close()
+    }
+
+    @Test("a transport failure or a 503 while sending at once queues the write")
+    func failedSendQueues() async throws {
+        for failure in [TransportError(kind: .connectionLost), nil] {
+            let fixture = try await ClientFixture()
+            fixture.probe.answer { request in
+                guard request.method == .post else { return nil }
+                if let failure { throw failure }
+                return errorResponse(status: 503, code: "PGRST002")
+            }
+            let result = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
+            guard case .queued = result else {
+                Issue.record("expected a queued write, got \(result)")
+                return
+            }
+            // The replay retries on the schedule; once the server takes it, it is applied once.
+            try await fixture.sleepers(atLeast: 1)
+            fixture.probe.answer(with: nil)
+            fixture.clock.advance(by: .seconds(1))
+            _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
+            #expect(await fixture.server.rows(of: "tasks") == [["id": 1]])
+            await fixture.client.close()
+        }
+    }
+
+    @Test("an online-only write throws offline when the network is down and is not patched into the cache")
+    func onlineOnly() async throws {
+        let fixture = try await ClientFixture(tables: ["tasks": [["id": 1, "title": "a"]]])
+        let stream = fixture.client.from("tasks").select().snapshots()
+        _ = try await firstValue(of: stream) { $0.refresh == .idle }
+        await fixture.client.disableNetwork()
+        await #expect(throws: ClientError.offline) {
+            _ = try await fixture.client.from("tasks").update(["title": "x"] as Row).eq("id", value: 1)
+                .execute(policy: .onlineOnly)
+        }
+        #expect(fixture.writes.isEmpty)
+        #expect(await fixture.client.engine.queue.isEmpty)
+        await fixture.client.enableNetwork()
+        let result = try await fixture.client.from("tasks").insert(["id": 2, "title": "b"] as Row)
+            .execute(policy: .onlineOnly)
+        #expect(result == .sent([]))
+        #expect(await fixture.server.rows(of: "tasks").count == 2)
+        let lists = await fixture.client.engine.lists
+        #expect(lists.values.map { $0.list.rows.map { $0["title"] } } == [["a"]])
+        #expect(await fixture.current(fixture.client.from("tasks").select())?.column("title") == ["a"])
+        await fixture.client.close()
+    }
+
+    @Test("execute of a queued write returns only once the write is on disk")
+    func queuedIsDurableOnReturn() async throws {
+        let folder = clientStoreFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fixture = try await ClientFixture(storage: .directory(folder))
+        await fixture.client.disableNetwork()
+        let result = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
+        guard case .queued(let pending) = result else {
+            Issue.record("expected a queued write")
+            return
+        }
+        #expect(await fixture.client.engine.queue.map(\.durable) == [true])
+        // Another connection to the same file sees it committed.
+        let other = try Store.open(.directory(folder))
+        #expect(try await other.allQueued().map(\.mutation.id) == [pending.id])
+        await other.close()
+        await fixture.client.close()
+    }
+
+    @Test(
+        "a write sent at once whose accepted answer cannot be read throws a clear error and lists fetch again"
+    )
+    func acceptedButUnreadable() async throws {
+        let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]])
+        let stream = fixture.client.from("tasks").select().snapshots()
+        _ = try await firstValue(of: stream) { $0.refresh == .idle }
+        let server = fixture.server
+        fixture.probe.answer { request in
+            guard request.method == .post else { return nil }
+            await server.setRows(await server.rows(of: "tasks") + request.bodyRows, of: "tasks")
+            return HTTPResponse(
+                status: 201, headers: ["Content-Type": "application/json"], body: Data("[{".utf8))
+        }
+        await #expect(throws: UnexpectedResponseError.self) {
+            _ = try await fixture.client.from("tasks").insert(["id": 2] as Row).select().execute()
+        }
+        _ = try await firstValue(of: stream) { $0.column("id") == ["1", "2"] && $0.refresh == .idle }
+        #expect(await fixture.client.engine.queue.isEmpty)
+        await fixture.client.close()
+    }
+}
