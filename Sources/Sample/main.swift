@@ -10,6 +10,46 @@ struct TodoItem: Codable, Sendable {
     var done: Bool
 }
 
+/// Reads the snapshots of one live query and prints each, until one meets a condition.
+@MainActor
+final class SnapshotReader {
+    private var snapshots: AsyncThrowingStream<QuerySnapshot, Error>.Iterator
+
+    init(_ query: ReadQuery) {
+        snapshots = query.snapshots().makeAsyncIterator()
+    }
+
+    /// Prints snapshots until one meets `condition`.
+    func read(until condition: (QuerySnapshot) -> Bool) async throws {
+        var iterator = snapshots
+        defer { snapshots = iterator }
+        while let snapshot = try await iterator.next(isolation: #isolation) {
+            try show(snapshot)
+            if condition(snapshot) { return }
+        }
+    }
+
+    private func show(_ snapshot: QuerySnapshot) throws {
+        guard let result = snapshot.result else {
+            print("  snapshot  \(describe(snapshot.refresh)), nothing cached yet")
+            return
+        }
+        let titles = try result.decode([TodoItem].self).map(\.title).joined(separator: ", ")
+        let source = snapshot.isFromCache ? "the device" : "the server"
+        let pending = snapshot.hasPendingMutations ? " with pending writes" : ""
+        print("  snapshot  \(describe(snapshot.refresh)); rows from \(source)\(pending): \(titles)")
+    }
+
+    private func describe(_ state: RefreshState) -> String {
+        switch state {
+        case .idle: return "up to date"
+        case .refreshing: return "asking the server"
+        case .paused: return "paused while offline"
+        case .stalled: return "can't reach the server"
+        }
+    }
+}
+
 let seed: [Row] = [
     ["id": "6f1c2a3e-0000-4000-8000-000000000001", "title": "Buy milk", "done": false],
     ["id": "6f1c2a3e-0000-4000-8000-000000000002", "title": "Call the plumber", "done": false],
@@ -23,67 +63,45 @@ let client = try await OfflineClient(
 try await client.signIn(AuthSession(accessToken: "demo-access-token", userID: "demo-user"))
 
 let openTasks = client.from("tasks").select("id,title,done").eq("done", value: false)
+let reader = SnapshotReader(openTasks)
 
-/// Prints every snapshot of the open-task list.
-let printer = Task<Void, Error> {
-    for try await snapshot in openTasks.snapshots() {
-        let tasks = try snapshot.result?.decode([TodoItem].self) ?? []
-        let titles = tasks.map { "\($0.title)" }.joined(separator: ", ")
-        let source = snapshot.isFromCache ? "device" : "server"
-        let pending = snapshot.hasPendingMutations ? " (pending writes)" : ""
-        print("  snapshot  \(describe(snapshot.refresh)), rows from \(source)\(pending): [\(titles)]")
-    }
+func titles(_ snapshot: QuerySnapshot) -> [String] {
+    (snapshot.result?.rows ?? []).compactMap { $0["title"]?.stringValue }
 }
 
-func describe(_ state: RefreshState) -> String {
-    switch state {
-    case .idle: return "up to date"
-    case .refreshing: return "asking the server"
-    case .paused: return "paused while offline"
-    case .stalled: return "can't reach the server"
-    }
-}
+print("1. Online: the open tasks are fetched from the server.")
+try await reader.read { $0.refresh == .idle }
 
-/// Waits until a snapshot of the open-task list meets `condition`.
-func waitForSnapshot(_ condition: @escaping @Sendable (QuerySnapshot) -> Bool) async throws {
-    for try await snapshot in openTasks.snapshots() where condition(snapshot) { return }
-}
-
-func step(_ text: String) { print("\n\(text)") }
-
-step("1. Online: the list is fetched from the server.")
-try await waitForSnapshot { $0.refresh == .idle }
-
-step("2. The network goes down; two new tasks and one edit are written on the device.")
+print("\n2. The network goes down; two tasks are added and one is ticked off, on the device.")
 await client.disableNetwork()
 for title in ["Water the plants", "Book train tickets"] {
-    let result = try await client.from("tasks").insert(TodoItem(id: UUID(), title: title, done: false))
-        .execute()
-    if case .queued(let pending) = result { print("  queued    insert \(pending.rowIDs)") }
+    let task = TodoItem(id: UUID(), title: title, done: false)
+    if case .queued(let pending) = try await client.from("tasks").insert(task).execute() {
+        print("  queued    insert of \(title) (\(pending.rowIDs.joined()))")
+    }
+    try await reader.read { titles($0).contains(title) }
 }
-let edit = try await client.from("tasks").update(["done": true]).eq(
-    "id", value: "6f1c2a3e-0000-4000-8000-000000000001"
-)
-.execute()
-if case .queued(let pending) = edit { print("  queued    update \(pending.rowIDs)") }
-try await waitForSnapshot { $0.hasPendingMutations && $0.result?.rows.count == 3 }
+let milk = "6f1c2a3e-0000-4000-8000-000000000001"
+if case .queued = try await client.from("tasks").update(["done": true]).eq("id", value: milk).execute() {
+    print("  queued    update of Buy milk (done)")
+}
+try await reader.read { !titles($0).contains("Buy milk") }
 for try await count in client.pendingMutationCount() {
-    print("  \(count) writes wait in the queue")
+    print("  \(count) writes wait in the queue; the server has not seen them")
     break
 }
 
-step("3. The network comes back: the queue replays in order and the list is fetched again.")
+print("\n3. The network comes back: the queue replays in order, then the list is fetched again.")
 await client.enableNetwork()
 for try await count in client.pendingMutationCount() where count == 0 { break }
 _ = try await openTasks.fetch()
-try await waitForSnapshot { !$0.hasPendingMutations && $0.refresh == .idle }
+try await reader.read { !$0.hasPendingMutations && !$0.isFromCache && $0.refresh == .idle }
 
-step("4. The server now holds:")
+print("\n4. The server now holds:")
 for row in await server.rows(of: "tasks") {
     let done = row["done"] == .bool(true) ? "x" : " "
     print("  [\(done)] \(row["title"]?.stringValue ?? "")")
 }
 
-printer.cancel()
 await client.close()
 print("\nDone.")

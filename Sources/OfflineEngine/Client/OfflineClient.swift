@@ -15,7 +15,7 @@ public final class OfflineClient: Sendable {
     /// Throws ``StoreError`` when the store cannot be opened (corrupt, unreadable, written by a
     /// newer version); ``Store/reset(_:)`` deletes it if the app chooses to start over.
     public init(configuration: Configuration) async throws {
-        let store = try Store.open(configuration.storage)
+        let store = try await Store.openInBackground(configuration.storage)
         engine = Engine(configuration: configuration, store: store)
         do {
             try await engine.start()

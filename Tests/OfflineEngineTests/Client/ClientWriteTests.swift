@@ -120,11 +120,15 @@ struct ClientWriteTests {
             return
         }
         #expect(await fixture.client.engine.queue.map(\.durable) == [true])
-        // Another connection to the same file sees it committed.
-        let other = try Store.open(.directory(folder))
-        #expect(try await other.allQueued().map(\.mutation.id) == [pending.id])
-        await other.close()
+        // The store resumes an append only after its transaction committed; reading back through
+        // the same store finds it. (A second store on the folder is refused while the client
+        // holds it, so two engines can never replay one queue.)
+        #expect(try await fixture.client.engine.store.allQueued().map(\.mutation.id) == [pending.id])
+        #expect(throws: StoreError.inUse) { try Store.open(.directory(folder)) }
         await fixture.client.close()
+        let reopened = try Store.open(.directory(folder))
+        #expect(try await reopened.allQueued().map(\.mutation.id) == [pending.id])
+        await reopened.close()
     }
 
     @Test(
