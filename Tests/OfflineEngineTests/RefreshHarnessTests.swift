@@ -13,7 +13,7 @@ struct TimedOut: Error, CustomStringConvertible {
 /// Runs `body`, failing with `TimedOut` if it has not finished after `seconds` of real time; the
 /// guard's own sleep is cancelled as soon as `body` finishes, so a passing test never waits.
 func withTimeout<T: Sendable>(
-    _ seconds: Double = 2,
+    _ seconds: Double = 30,
     _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     try await withThrowingTaskGroup(of: T?.self) { group in

@@ -14,7 +14,7 @@ struct TimeoutError: Error {}
 /// On timeout the body's task is cancelled but not awaited, so even a body that ignores
 /// cancellation makes the test fail rather than hang.
 func withTimeout<T: Sendable>(
-    seconds: Double = 10,
+    seconds: Double = 30,
     _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let race = TimeoutRace<T>()

@@ -126,7 +126,7 @@ struct ClientRefreshTests {
         #expect(log.values.allSatisfy { $0.refresh == RefreshState.refreshing && $0.result == nil })
         await fixture.server.setRows([["id": 1]], of: "tasks")
         fixture.clock.advance(by: .seconds(60))
-        try await withTimeout(5) {
+        try await withTimeout(30) {
             while log.values.last?.refresh != RefreshState.idle {
                 _ = await log.values(atLeast: log.values.count + 1)
             }

@@ -37,7 +37,7 @@ struct ClientStaleAnswerTests {
         let result = try await fixture.client.from("tasks").insert(["id": 2, "title": "b"] as Row).execute()
         #expect(result == .sent([]))
         gate.open()
-        try await withTimeout(5) {
+        try await withTimeout(30) {
             while log.values.last?.refresh != RefreshState.idle {
                 _ = await log.values(atLeast: log.values.count + 1)
             }
@@ -61,7 +61,7 @@ struct ClientStaleAnswerTests {
         try await fixture.client.clearLocalData()
         await fixture.server.setRows([["id": 2, "title": "public"]], of: "tasks")
         gate.open()
-        try await withTimeout(5) {
+        try await withTimeout(30) {
             while !(log.values.last?.refresh == RefreshState.idle
                 && log.values.last?.column("title") == ["public"])
             {
@@ -88,7 +88,7 @@ struct ClientStaleAnswerTests {
         try await fixture.client.signIn(ClientFixture.session("user-2"))
         await fixture.server.setRows([["id": 2, "title": "theirs"]], of: "tasks")
         gate.open()
-        try await withTimeout(5) {
+        try await withTimeout(30) {
             while !(log.values.last?.refresh == RefreshState.idle
                 && log.values.last?.column("title") == ["theirs"])
             {

@@ -45,7 +45,7 @@ struct ClientFixture {
 
 extension ClientFixture {
     /// Waits until at least `count` tasks sleep on the fixture's clock, failing after `seconds`.
-    func sleepers(atLeast count: Int, within seconds: Double = 5) async throws {
+    func sleepers(atLeast count: Int, within seconds: Double = 30) async throws {
         try await withTimeout(seconds) { [clock] in await clock.sleepers(atLeast: count) }
     }
 
@@ -73,7 +73,7 @@ final class ServerProbe: Sendable {
 
     /// Waits until at least `count` requests matching `filter` were seen.
     func requests(
-        atLeast count: Int, within seconds: Double = 5,
+        atLeast count: Int, within seconds: Double = 30,
         where filter: @escaping @Sendable (HTTPRequest) -> Bool
     ) async throws -> [HTTPRequest] {
         try await withTimeout(seconds) { [log] in
@@ -163,7 +163,7 @@ func errorResponse(
 
 /// Reads a stream until a value meets `condition`, failing (not hanging) after `seconds`.
 func firstValue<S: AsyncSequence & Sendable>(
-    of stream: S, within seconds: Double = 5, where condition: @escaping @Sendable (S.Element) -> Bool
+    of stream: S, within seconds: Double = 30, where condition: @escaping @Sendable (S.Element) -> Bool
 ) async throws -> S.Element where S.Element: Sendable {
     try await withTimeout(seconds) {
         for try await value in stream where condition(value) { return value }
@@ -174,7 +174,7 @@ func firstValue<S: AsyncSequence & Sendable>(
 /// Waits until `condition` holds, checking again whenever other tasks have run, failing after
 /// `seconds`; for facts no stream reports (a task ended, a sleeper left the clock).
 func eventually(
-    within seconds: Double = 5, _ condition: @escaping @Sendable () async -> Bool
+    within seconds: Double = 30, _ condition: @escaping @Sendable () async -> Bool
 ) async throws {
     try await withTimeout(seconds) {
         while await !condition() {

@@ -98,7 +98,7 @@ struct LiveReadTests {
         try await fixture.client.signIn(ClientFixture.session("user-1"))
         // A real change ends the run.
         _ = try await fixture.client.from("tasks").insert(["id": 2, "title": "b"] as Row).execute()
-        try await withTimeout(5) {
+        try await withTimeout(30) {
             while !(log.values.last?.column("title") == ["a", "b"]) {
                 _ = await log.values(atLeast: log.values.count + 1)
             }
@@ -128,7 +128,7 @@ struct LiveReadTests {
         try await eventually { await fixture.client.engine.live[key]?.readers == 3 }
         gate.open()
         for (log, _) in readers {
-            try await withTimeout(5) {
+            try await withTimeout(30) {
                 while log.values.last?.refresh != RefreshState.idle {
                     _ = await log.values(atLeast: log.values.count + 1)
                 }
