@@ -46,6 +46,42 @@ struct ClientRefreshTests {
         await fixture.client.close()
     }
 
+    @Test("a refresh turns the transport's retries of transport failures off: it fails at once")
+    func refreshSkipsTransportRetries() async throws {
+        let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]])
+        fixture.probe.answer { request in
+            if request.method == .get { throw TransportError(kind: .cannotConnect) }
+            return nil
+        }
+        let stream = fixture.client.from("tasks").select().snapshots()
+        try await fixture.sleepers(atLeast: 1)
+        // One request, then the refresh's own 300 ms wait: no 1 s transport retry came first.
+        #expect(fixture.gets.count == 1)
+        #expect(fixture.clock.sleepLog == [.milliseconds(300)])
+        withExtendedLifetime(stream) {}
+        await fixture.client.close()
+    }
+
+    @Test("a refresh still gets the transport's retries of a 503 after 1 s, 2 s and 4 s")
+    func refreshKeepsStatusRetries() async throws {
+        let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]])
+        fixture.probe.answer { request in
+            request.method == .get ? errorResponse(status: 503, code: "PGRST002") : nil
+        }
+        let stream = fixture.client.from("tasks").select().snapshots()
+        for (attempt, delay) in [Duration.seconds(1), .seconds(2), .seconds(4)].enumerated() {
+            try await fixture.sleepers(atLeast: 1)
+            #expect(fixture.gets.count == attempt + 1)
+            fixture.clock.advance(by: delay)
+        }
+        try await fixture.sleepers(atLeast: 1)
+        #expect(fixture.gets.count == 4)
+        #expect(fixture.gets.map { $0.headers["X-Retry-Count"] } == [nil, "1", "2", "3"])
+        #expect(fixture.clock.sleepLog == [.seconds(1), .seconds(2), .seconds(4), .milliseconds(300)])
+        withExtendedLifetime(stream) {}
+        await fixture.client.close()
+    }
+
     @Test("a refresh reads Paused while the network is disabled and sends nothing")
     func pausedWhileDisabled() async throws {
         let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]])
