@@ -67,9 +67,9 @@ public final class OfflineClient: Sendable {
     // MARK: Network and session
 
     /// The network as the client sees it: `.online`, `.offline` or `.unknown` (treated as up).
-    public var connectivity: AsyncStream<Connectivity> {
-        guard !isClosed.withLock({ $0 }) else { return AsyncStream { $0.finish() } }
-        return engine.connectivity.states()
+    public var connectivity: AsyncThrowingStream<Connectivity, Error> {
+        let engine = engine
+        return stream { engine.connectivity.states() }
     }
 
     /// The session: `.restoring` while the stored one is read back, then `.signedOut` or

@@ -129,6 +129,7 @@ struct ClientSessionTests {
             await Self.firstError(client.pendingMutationCount()),
             await Self.firstError(client.rejectedMutations()),
             await Self.firstError(client.pendingMutations(table: "tasks")),
+            await Self.firstError(client.connectivity),
         ]
         for error in errors {
             #expect(error as? ClientError == ClientError.closed)
