@@ -150,35 +150,59 @@ extension Engine {
 
     // MARK: Composing snapshots
 
-    /// The rows of `query`: its cached rows with the writes that apply laid over them.
-    func composeRows(_ query: QueryDescription) -> OverlayResult {
+    /// The writes laid over a table's lists now: the current user's (and owner-less) queued
+    /// writes to it, oldest first, and its replay log. Built once per change of the table and
+    /// shared by all its lists, since copying every queued write for each list would cost more
+    /// than the overlay itself.
+    struct TableWrites {
+        var queued: [OverlayWrite]
+        var replayed: [ReplayEntry]
+        /// Whether an UPDATE is among them: only an UPDATE can move rows of the table's other
+        /// lists into a list, so only then are those rows indexed.
+        var hasUpdates: Bool
+    }
+
+    func tableWrites(_ table: TableID) -> TableWrites {
+        let owner = overlayOwner
+        var hasUpdates = false
+        let queued = queue.compactMap { entry -> OverlayWrite? in
+            let mutation = entry.mutation
+            guard TableID(mutation) == table, mutation.ownerID == nil || mutation.ownerID == owner else {
+                return nil
+            }
+            if mutation.operation == .update { hasUpdates = true }
+            return OverlayWrite(mutation, isQueued: true)
+        }
+        let replayed = replayLog[table] ?? []
+        if replayed.contains(where: { $0.mutation.operation == .update }) { hasUpdates = true }
+        return TableWrites(queued: queued, replayed: replayed, hasUpdates: hasUpdates)
+    }
+
+    /// The rows of `query`: its cached rows with the writes that apply laid over them (the
+    /// list's unseen replayed writes, then the queued ones).
+    func composeRows(_ query: QueryDescription, writes: TableWrites? = nil) -> OverlayResult {
         let key = query.canonicalKey
         let table = TableID(query)
+        let writes = writes ?? tableWrites(table)
         let list = lists[key]?.list ?? CachedList(query: query, rows: [], fetchTick: 0)
-        let queued = queue.map(\.mutation)
-        let replayed = replayLog[table] ?? []
-        // Rows of the table's other lists matter only to an UPDATE, which can move them in;
-        // indexing them for every snapshot would cost more than the overlay itself.
-        let updates =
-            queued.contains { $0.operation == .update && TableID($0) == table }
-            || replayed.contains { $0.mutation.operation == .update }
         let others =
-            updates
+            writes.hasUpdates
             ? lists.values.compactMap { entry -> CachedList? in
                 guard TableID(entry.list.query) == table, entry.list.query.canonicalKey != key else {
                     return nil
                 }
                 return entry.list
             } : []
-        return overlay.read(
-            list, otherLists: others, queue: queued, replayLog: replayed, ownerID: overlayOwner)
+        let unseen = ReplayLog.unseen(writes.replayed, fetchTick: list.fetchTick)
+        let ordered = unseen.map { OverlayWrite($0.mutation, isQueued: false) } + writes.queued
+        return overlay.apply(ordered, to: list, otherLists: others)
     }
 
     /// Recomputes and publishes the snapshot of one live read (equal snapshots are not sent).
-    func publish(_ key: String) {
+    func publish(_ key: String, writes: TableWrites? = nil) {
         guard let read = live[key] else { return }
         let entry = lists[key]
-        let composed = composeRows(read.query)
+        let composed = composeRows(read.query, writes: writes)
         let hasRows = entry != nil || !composed.rows.isEmpty
         let snapshot = QuerySnapshot(
             result: hasRows ? QueryResult(rows: composed.rows) : nil,
@@ -193,8 +217,10 @@ extension Engine {
 
     /// Republishes every live read of a table, and the table's pending writes.
     func publish(_ table: TableID) {
-        for (key, read) in live where TableID(read.query) == table {
-            publish(key)
+        let reads = live.filter { TableID($0.value.query) == table }
+        if !reads.isEmpty {
+            let writes = tableWrites(table)
+            for key in reads.keys { publish(key, writes: writes) }
         }
         publishPending(table)
     }

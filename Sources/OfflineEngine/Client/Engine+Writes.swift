@@ -182,7 +182,8 @@ extension Engine {
     }
 
     func publishQueueCount() {
-        let count = OverlayWrites.applying(queue.map(\.mutation), ownerID: overlayOwner).count
+        let owner = overlayOwner
+        let count = queue.count { $0.mutation.ownerID == nil || $0.mutation.ownerID == owner }
         if pendingCount.value != count { pendingCount.send(count) }
     }
 
