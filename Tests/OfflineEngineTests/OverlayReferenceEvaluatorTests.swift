@@ -3,9 +3,10 @@ import Testing
 
 @testable import OfflineEngine
 
-/// The evaluator every overlay test (and the property test's model) uses. Set it to
-/// `FilterEvaluator` to run the same assertions with the engine's evaluator.
-typealias TestEvaluator = ReferenceEvaluator
+/// The evaluator every overlay test (and the property test's model) uses: the engine's own, so
+/// the overlay's rules are shown with what ships. Set it to `ReferenceEvaluator` to check the
+/// overlay's logic apart from the evaluator.
+typealias TestEvaluator = FilterEvaluator
 
 /// The overlay every overlay test uses.
 typealias TestOverlay = Overlay<TestEvaluator>
