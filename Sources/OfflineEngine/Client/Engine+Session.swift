@@ -59,8 +59,13 @@ extension Engine {
             // Before any await: no request built from now on carries the cleared session's token.
             session.send(.signedOut)
             clearedAt = try await nextTick()
+            // The store runs its work in call order: the clear wipes the writes handed to it
+            // before, which are exactly those in the queue now (a write joins the queue and is
+            // handed to the store at once). A write queued while the clear runs is kept, on disk
+            // and here.
+            let wiped = Set(queue.map(\.mutation.id))
             try await store.clearAll()
-            queue = []
+            queue.removeAll { wiped.contains($0.mutation.id) }
             replayLog = [:]
             rejected = []
             lists = [:]

@@ -81,10 +81,14 @@ extension Engine {
 
     /// Appends a write to the durable queue; returns once a crash can no longer lose it. The
     /// write shows in every list at once, before it is on disk.
+    ///
+    /// Joining the in-memory queue and handing the append to the store happen with no `await`
+    /// between them, so the store's order is the queue's order, and a clear wipes exactly the
+    /// writes handed to the store before it (see `clearLocalData()`). Live reads have loaded
+    /// their table's lists already, which is all the overlay needs here.
     func enqueue(_ mutation: Mutation) async throws -> PendingMutation {
-        queue.append(QueuedEntry(mutation: mutation, durable: false))
         let table = TableID(mutation)
-        try await loadLists(of: table)
+        queue.append(QueuedEntry(mutation: mutation, durable: false))
         publish(table)
         publishQueueCount()
         do {
