@@ -345,6 +345,44 @@ struct OverlayPropertyTests {
         }
     }
 
+    @Test("a fold extended by queued writes lays the same rows as laying every write at once")
+    func foldExtendsLikeAFullLay() {
+        let overlay = TestOverlay()
+        var random = SeededRandom(state: 20_261_129)
+        for sequence in 0..<2_000 {
+            let lists = (0..<Int.random(in: 1...3, using: &random)).map { _ in Self.list(&random) }
+            let others = Array(lists.dropFirst())
+            let replayed = (0..<Int.random(in: 0...2, using: &random)).map { _ in Self.write(&random) }
+            let queued = (0..<Int.random(in: 1...8, using: &random)).map { _ in Self.write(&random) }
+            let split = Int.random(in: 0...queued.count, using: &random)
+            var fold = OverlayFold<TestEvaluator>(
+                list: lists[0], otherLists: others, primaryKeys: PrimaryKeys(), replayed: replayed,
+                queued: Array(queued[..<split]))
+            let extended = fold.extend(to: queued)
+            #expect(extended, "sequence \(sequence)")
+            let expected = overlay.apply(
+                replayed.map { OverlayWrite($0, isQueued: false) }
+                    + queued.map { OverlayWrite($0, isQueued: true) },
+                to: lists[0], otherLists: others)
+            #expect(fold.result == expected, "sequence \(sequence)")
+        }
+    }
+
+    @Test("a fold does not extend to a queue that lost a write it laid")
+    func foldRefusesAShorterQueue() {
+        var random = SeededRandom(state: 7)
+        let list = Self.list(&random)
+        let queued = (0..<3).map { _ in Self.write(&random) }
+        var fold = OverlayFold<TestEvaluator>(
+            list: list, otherLists: [], primaryKeys: PrimaryKeys(), replayed: [], queued: queued)
+        let withoutFirst = fold.extend(to: Array(queued.dropFirst()))
+        let withoutMiddle = fold.extend(to: [queued[0], queued[2]])
+        let unchanged = fold.extend(to: queued)
+        #expect(!withoutFirst)
+        #expect(!withoutMiddle)
+        #expect(unchanged)
+    }
+
     @Test("the overlay agrees with a plain replay of the rules on 2,000 random write sequences")
     func agreesWithModel() {
         let model = OverlayModel()

@@ -23,9 +23,9 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     private let keys: OverlayKeys
     private let evaluator: Evaluator
     /// The writes to lay, oldest first.
-    private let writes: [Mutation]
+    private var writes: [Mutation]
     /// How each UPDATE or DELETE pins the key, by position in `writes`.
-    private let pins: [OverlayKeys.Pin?]
+    private var pins: [OverlayKeys.Pin?]
     /// The list's rows in order; `nil` where a row left.
     private var slots: OverlaySlots
     /// The slot of each keyed row in the list.
@@ -44,7 +44,13 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     ///
     /// When every write finds its rows by key (`writes`: the writes that will be applied), only
     /// the rows with those keys are indexed: the rest can never be reached.
-    init(list: CachedList, otherLists: [CachedList], primaryKeys: PrimaryKeys, writes: [Mutation]) {
+    ///
+    /// `indexEveryRow` indexes every row whatever the writes reach, so writes can be appended
+    /// later with ``append(_:)``.
+    init(
+        list: CachedList, otherLists: [CachedList], primaryKeys: PrimaryKeys, writes: [Mutation],
+        indexEveryRow: Bool = false
+    ) {
         keys = OverlayKeys(table: list.query.table, primaryKeys: primaryKeys)
         evaluator = Evaluator(keyColumns: Set(keys.columns))
         filters = list.query.filters
@@ -55,7 +61,8 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
         pins = writes.map { write in
             write.operation == .update || write.operation == .delete ? keys.pin(by: write.filters) : nil
         }
-        let reached = OverlayWorkingList.keysReached(by: writes, pins: pins, keys: keys)
+        let reached =
+            indexEveryRow ? nil : OverlayWorkingList.keysReached(by: writes, pins: pins, keys: keys)
         var index = [String: Int](minimumCapacity: reached?.keys.count ?? list.rows.count)
         for (slot, row) in list.rows.enumerated() where reached?.isEmpty != true {
             guard let key = keys.indexKey(of: row) else { continue }
@@ -102,6 +109,15 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
 
     /// The list's rows now.
     var rows: [Row] { slots.rows }
+
+    /// Lays one more write over the list, after those it was made with; returns whether the
+    /// list's rows changed. Needs a list made with `indexEveryRow`, whose index holds every key.
+    mutating func append(_ write: Mutation) -> Bool {
+        writes.append(write)
+        pins.append(
+            write.operation == .update || write.operation == .delete ? keys.pin(by: write.filters) : nil)
+        return apply(writeAt: writes.count - 1)
+    }
 
     /// Lays the write at `position` in `writes` over the list; returns whether the list's rows
     /// changed.
