@@ -11,10 +11,19 @@ enum LiveBenchmark {
     private static let readersPerQuery = 10
     private static let rowsPerQuery = 1_000
     private static let writeCount = 1_000
+    private static let writerCount = 8
+    private static let writesPerWriter = 125
 
     static func run() async throws {
-        let (afterReturn, afterCall) = try await engineLatencies()
+        let (afterReturn, afterCall, concurrent) = try await engineLatencies()
         let baseline = await baselineLatencies()
+        let unobserved = try await concurrentWritesWithoutReaders()
+        print(
+            #"{"bench":"live.concurrent_queued_writes","value":\#(Int(concurrent)),"unit":"writes/s","#
+                + #""baseline":\#(Int(unobserved)),"ratio":\#(format(concurrent / max(unobserved, 1))),"#
+                + #""writers":\#(writerCount),"writes":\#(writerCount * writesPerWriter),"#
+                + #""readers":\#(queryCount * readersPerQuery),"#
+                + #""baseline_kind":"the same writes with no live reader"}"#)
         let measures = [
             ("write_to_last_reader", afterReturn, "from execute() returning"),
             ("call_to_last_reader", afterCall, "from execute() being called"),
@@ -75,8 +84,9 @@ enum LiveBenchmark {
         }
     }
 
-    /// Latencies from `execute()` returning and from it being called, in milliseconds.
-    private static func engineLatencies() async throws -> ([Double], [Double]) {
+    /// Latencies from `execute()` returning and from it being called, in milliseconds, and the
+    /// rate of queued writes from concurrent writers while the readers watch.
+    private static func engineLatencies() async throws -> ([Double], [Double], Double) {
         var rows = [Row]()
         for group in 0..<queryCount {
             for index in 0..<rowsPerQuery {
@@ -136,9 +146,48 @@ enum LiveBenchmark {
             latencies.append(max(0, milliseconds(lastSeen - returned)))
             fromCall.append(max(0, milliseconds(lastSeen - called)))
         }
+        let concurrent = try await concurrentWrites(on: client, firstID: writeCount + 1)
         for reader in readers { reader.cancel() }
         await client.close()
-        return (latencies, fromCall)
+        return (latencies, fromCall, concurrent)
+    }
+
+    /// Queued writes per second from `writerCount` tasks writing at once, each awaiting its
+    /// write before the next.
+    private static func concurrentWrites(on client: OfflineClient, firstID: Int) async throws -> Double {
+        let started = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<writerCount {
+                group.addTask {
+                    for index in 0..<writesPerWriter {
+                        let id = firstID + writer * writesPerWriter + index
+                        let row: Row = [
+                            "id": .number(JSONNumber(id)), "group": .number(JSONNumber(id % queryCount)),
+                            "title": "concurrent",
+                        ]
+                        _ = try await client.from("items").insert(row).execute()
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let seconds = milliseconds(ContinuousClock.now - started) / 1_000
+        return Double(writerCount * writesPerWriter) / seconds
+    }
+
+    /// The same concurrent writes on a client that no live read watches.
+    private static func concurrentWritesWithoutReaders() async throws -> Double {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("live-bench-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let client = try await OfflineClient(
+            configuration: Configuration(
+                url: URL(string: "https://bench.invalid")!, apiKey: "bench", storage: .directory(folder),
+                transport: InMemoryPostgREST(tables: ["items": []])))
+        try await client.signIn(AuthSession(accessToken: "bench-token", userID: "bench-user"))
+        await client.disableNetwork()
+        let rate = try await concurrentWrites(on: client, firstID: 1)
+        await client.close()
+        return rate
     }
 
     private static func baselineLatencies() async -> [Double] {

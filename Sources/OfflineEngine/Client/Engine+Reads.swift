@@ -41,6 +41,7 @@ extension Engine {
         }
         read.task?.cancel()
         live[key] = nil
+        folds[key] = nil
     }
 
     private func makeRefresher(for key: String) -> Refresher {
@@ -152,10 +153,9 @@ extension Engine {
 
     /// The writes laid over a table's lists now: the current user's (and owner-less) queued
     /// writes to it, oldest first, and its replay log. Built once per change of the table and
-    /// shared by all its lists, since copying every queued write for each list would cost more
-    /// than the overlay itself.
+    /// shared by all its lists.
     struct TableWrites {
-        var queued: [OverlayWrite]
+        var queued: [Mutation]
         var replayed: [ReplayEntry]
         /// Whether an UPDATE is among them: only an UPDATE can move rows of the table's other
         /// lists into a list, so only then are those rows indexed.
@@ -165,13 +165,13 @@ extension Engine {
     func tableWrites(_ table: TableID) -> TableWrites {
         let owner = overlayOwner
         var hasUpdates = false
-        let queued = queue.compactMap { entry -> OverlayWrite? in
+        let queued = queue.compactMap { entry -> Mutation? in
             let mutation = entry.mutation
             guard TableID(mutation) == table, mutation.ownerID == nil || mutation.ownerID == owner else {
                 return nil
             }
             if mutation.operation == .update { hasUpdates = true }
-            return OverlayWrite(mutation, isQueued: true)
+            return mutation
         }
         let replayed = replayLog[table] ?? []
         if replayed.contains(where: { $0.mutation.operation == .update }) { hasUpdates = true }
@@ -179,11 +179,23 @@ extension Engine {
     }
 
     /// The rows of `query`: its cached rows with the writes that apply laid over them (the
-    /// list's unseen replayed writes, then the queued ones).
-    func composeRows(_ query: QueryDescription, writes: TableWrites? = nil) -> OverlayResult {
-        let key = query.canonicalKey
+    /// list's unseen replayed writes, then the queued ones). A live read keeps its fold, so a
+    /// change that only queued more writes lays just those.
+    func composeRows(_ query: QueryDescription, key: String? = nil, writes: TableWrites? = nil)
+        -> OverlayResult
+    {
+        let key = key ?? query.canonicalKey
         let table = TableID(query)
         let writes = writes ?? tableWrites(table)
+        // Taken out of the dictionary while it grows, so the fold is not copied on write. A fold
+        // made before any UPDATE was queued left the other lists' rows out.
+        if var fold = folds.removeValue(forKey: key), fold.holdsOtherLists || !writes.hasUpdates,
+            fold.extend(to: writes.queued)
+        {
+            let result = fold.result
+            folds[key] = fold
+            return result
+        }
         let list = lists[key]?.list ?? CachedList(query: query, rows: [], fetchTick: 0)
         let others =
             writes.hasUpdates
@@ -193,16 +205,18 @@ extension Engine {
                 }
                 return entry.list
             } : []
-        let unseen = ReplayLog.unseen(writes.replayed, fetchTick: list.fetchTick)
-        let ordered = unseen.map { OverlayWrite($0.mutation, isQueued: false) } + writes.queued
-        return overlay.apply(ordered, to: list, otherLists: others)
+        let unseen = ReplayLog.unseen(writes.replayed, fetchTick: list.fetchTick).map(\.mutation)
+        let fold = OverlayFold<FilterEvaluator>(
+            list: list, otherLists: others, primaryKeys: primaryKeys, replayed: unseen, queued: writes.queued)
+        if live[key] != nil { folds[key] = fold }
+        return fold.result
     }
 
     /// Recomputes and publishes the snapshot of one live read (equal snapshots are not sent).
     func publish(_ key: String, writes: TableWrites? = nil) {
         guard let read = live[key] else { return }
         let entry = lists[key]
-        let composed = composeRows(read.query, writes: writes)
+        let composed = composeRows(read.query, key: key, writes: writes)
         let hasRows = entry != nil || !composed.rows.isEmpty
         let snapshot = QuerySnapshot(
             result: hasRows ? QueryResult(rows: composed.rows) : nil,
@@ -217,7 +231,17 @@ extension Engine {
 
     /// Republishes every live read of a table, and the table's pending writes.
     func publish(_ table: TableID) {
+        publish(table, onlyQueuedMore: false)
+    }
+
+    /// Republishes a table after a change; `onlyQueuedMore` says the change only added writes
+    /// to the end of the queue, so the live reads' folds still hold and take just those.
+    func publish(_ table: TableID, onlyQueuedMore: Bool) {
         let reads = live.filter { TableID($0.value.query) == table }
+        if !onlyQueuedMore {
+            for key in reads.keys { folds[key] = nil }
+        }
+        queuedSincePublish.remove(table)
         if !reads.isEmpty {
             let writes = tableWrites(table)
             for key in reads.keys { publish(key, writes: writes) }
@@ -225,8 +249,27 @@ extension Engine {
         publishPending(table)
     }
 
+    /// Publishes a table whose only change is writes added to the queue, soon: writes queued by
+    /// callers running together are laid and published once, when the actor is next free.
+    func publishQueuedSoon(_ table: TableID) {
+        queuedSincePublish.insert(table)
+        guard !queuedPublishScheduled else { return }
+        queuedPublishScheduled = true
+        Task { self.publishQueued() }
+    }
+
+    /// Publishes the tables with writes queued since they were last published.
+    func publishQueued() {
+        queuedPublishScheduled = false
+        let tables = queuedSincePublish
+        guard !tables.isEmpty else { return }
+        for table in tables { publish(table, onlyQueuedMore: true) }
+        publishQueueCount()
+    }
+
     /// Republishes everything (after a change of user or a clear).
     func publishAll() {
+        folds = [:]
         for key in live.keys { publish(key) }
         for table in pendingByTable.keys { publishPending(table) }
     }

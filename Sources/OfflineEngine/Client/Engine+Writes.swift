@@ -89,8 +89,7 @@ extension Engine {
     func enqueue(_ mutation: Mutation) async throws -> PendingMutation {
         let table = TableID(mutation)
         queue.append(QueuedEntry(mutation: mutation, durable: false))
-        publish(table)
-        publishQueueCount()
+        publishQueuedSoon(table)
         do {
             try await store.enqueue(mutation)
         } catch {
@@ -99,6 +98,8 @@ extension Engine {
             publishQueueCount()
             throw error
         }
+        // Readers have the write by the time the call returns (a no-op when already published).
+        publishQueued()
         if let index = queue.firstIndex(where: { $0.mutation.id == mutation.id }) {
             queue[index].durable = true
         }

@@ -40,6 +40,13 @@ actor Engine {
     var loadedTables: Set<TableID> = []
     /// The live reads, by canonical key.
     var live: [String: LiveRead] = [:]
+    /// Each live read's overlay so far, which writes queued since are added to (see
+    /// `OverlayFold`); dropped whenever anything else its rows depend on changes.
+    var folds: [String: OverlayFold<FilterEvaluator>] = [:]
+    /// Tables with writes queued since their live reads were last published, and whether a
+    /// publish of them is on its way: writes queued together are published once.
+    var queuedSincePublish: Set<TableID> = []
+    var queuedPublishScheduled = false
 
     /// Writes being sent at once, per owner, and the writes waiting for them to end.
     var immediateInFlight: [String?: Int] = [:]
