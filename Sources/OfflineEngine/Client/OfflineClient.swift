@@ -82,8 +82,9 @@ public final class OfflineClient: Sendable {
     /// Lets requests go out again after ``disableNetwork()``; waiting refreshes and the queue try
     /// at once.
     public func enableNetwork() async {
+        // The monitor reports the network coming back, which wakes the replay once; waking it
+        // here as well would cut short the wait after a failure of the pass that wake began.
         engine.connectivity.enableNetwork()
-        await engine.wakeReplay(urgent: true)
     }
 
     /// Treats the network as down until ``enableNetwork()``: reads show the device's rows
