@@ -21,9 +21,7 @@ extension Engine {
                     key: key, query: query, snapshots: StateBroadcast(initial), refresher: refresher,
                     task: nil, readers: 0, refresh: .refreshing, answered: false)
                 publish(key)
-                live[key]?.task = Task { [weak self] in
-                    await Self.runRefresh(refresher, key: key, engine: self)
-                }
+                live[key]?.task = Task { await refresher.run() }
             }
             live[key]?.readers += 1
             guard let read = live[key] else { throw ClientError.closed }
@@ -56,25 +54,20 @@ extension Engine {
                 guard let self else { throw CancellationError() }
                 return try await self.refreshFetch(key)
             },
-            onStateChange: { [weak self] state in
+            onStateChange: { [weak self] _ in
                 guard let self else { return }
-                Task { await self.setRefresh(state, for: key) }
+                Task { await self.refreshChanged(for: key) }
             })
     }
 
-    private static func runRefresh(_ refresher: Refresher, key: String, engine: Engine?) async {
-        await refresher.run()
-    }
-
-    /// Records a refresh state and publishes it; states reach here in order of the refresher's
-    /// reports, compared with the refresher's own latest to drop a late, out-of-order hop.
-    func setRefresh(_ state: RefreshState, for key: String) {
+    /// Publishes a live read's refresh state. Each report of the refresher hops here in a task
+    /// of its own, and such hops may arrive out of order, so the state published is the
+    /// refresher's latest, not the one the hop carried.
+    func refreshChanged(for key: String) {
         guard var read = live[key] else { return }
-        let latest = read.refresher.state
-        read.refresh = latest
+        read.refresh = read.refresher.state
         live[key] = read
         publish(key)
-        _ = state
     }
 
     /// One refresh attempt: fetch, then write what may be written.
