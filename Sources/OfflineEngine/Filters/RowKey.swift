@@ -50,9 +50,20 @@ extension RowKey {
         }
     }
 
-    /// Key text from a filter value or a string column.
+    /// Key text from a filter value or a string column. Text without an ASCII capital is
+    /// returned as it is without parsing (a UUID in lower case is already in its normal form):
+    /// keys are normalised for every row the overlay indexes.
     static func normalised(text: String) -> String {
-        if let uuid = UUID(uuidString: text) { return uuid.uuidString.lowercased() }
-        return text
+        let hasCapital =
+            text.utf8.withContiguousStorageIfAvailable(RowKey.hasCapital)
+            ?? Array(text.utf8).withUnsafeBufferPointer(RowKey.hasCapital)
+        guard hasCapital, let uuid = UUID(uuidString: text) else { return text }
+        return uuid.uuidString.lowercased()
+    }
+
+    /// Whether UTF-8 text holds an ASCII capital letter.
+    private static func hasCapital(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where byte &- UInt8(ascii: "A") < 26 { return true }
+        return false
     }
 }

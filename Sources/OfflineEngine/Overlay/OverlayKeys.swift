@@ -18,7 +18,7 @@ struct OverlayKeys: Sendable {
     /// holds), or `nil` when a key column is missing or null: a cheap dictionary key.
     func indexKey(of row: Row) -> String? {
         if columns.count == 1, let column = columns.first {
-            return row[column].flatMap(OverlayKeys.normalised)
+            return row[column].flatMap(RowKey.normalised)
         }
         return values(of: row, columns: columns).map(OverlayKeys.indexKey(values:))
     }
@@ -33,30 +33,10 @@ struct OverlayKeys: Sendable {
         var values = [String]()
         values.reserveCapacity(columns.count)
         for column in columns {
-            guard let value = row[column], let text = OverlayKeys.normalised(value) else { return nil }
+            guard let value = row[column], let text = RowKey.normalised(value) else { return nil }
             values.append(text)
         }
         return values
-    }
-
-    /// A value as key text: UUIDs in lower case.
-    static func normalised(_ value: JSONValue) -> String? {
-        if case .string(let text) = value { return normalised(text: text) }
-        return RowKey.normalised(value)
-    }
-
-    /// Text as key text: UUIDs in lower case, anything else as it is.
-    static func normalised(text: String) -> String {
-        let hasCapital =
-            text.utf8.withContiguousStorageIfAvailable(OverlayKeys.hasCapital)
-            ?? OverlayKeys.hasCapital(Array(text.utf8).withUnsafeBufferPointer { $0 })
-        return hasCapital ? RowKey.normalised(text: text) : text
-    }
-
-    /// Whether UTF-8 text holds an ASCII capital letter.
-    private static func hasCapital(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        for byte in bytes where byte &- UInt8(ascii: "A") < 26 { return true }
-        return false
     }
 
     /// How an UPDATE's or DELETE's filters pin a single-column key: the index keys, and whether
@@ -95,9 +75,9 @@ struct OverlayKeys: Sendable {
             var values: [String]
             switch (condition.op, condition.operand) {
             case (.eq, .value(let text)):
-                values = [OverlayKeys.normalised(text: text)]
+                values = [RowKey.normalised(text: text)]
             case (.in, .list(let texts)):
-                values = texts.map(OverlayKeys.normalised(text:))
+                values = texts.map(RowKey.normalised(text:))
             default:
                 continue
             }

@@ -56,7 +56,7 @@ public struct PendingMutation: Sendable, Hashable, Identifiable {
         var values = [String: String]()
         for case .condition(let condition) in filters where condition.op == .eq && !condition.negated {
             if case .value(let text) = condition.operand {
-                values[condition.column] = OverlayKeys.normalised(text: text)
+                values[condition.column] = RowKey.normalised(text: text)
             }
         }
         let ordered = columns.compactMap { values[$0] }
