@@ -160,7 +160,7 @@ extension Engine {
         var hasUpdates = false
         let queued = queue.compactMap { entry -> Mutation? in
             let mutation = entry.mutation
-            guard TableID(mutation) == table, mutation.ownerID == nil || mutation.ownerID == owner else {
+            guard TableID(mutation) == table, mutation.applies(to: owner) else {
                 return nil
             }
             if mutation.operation == .update { hasUpdates = true }

@@ -188,7 +188,7 @@ extension Engine {
 
     func publishQueueCount() {
         let owner = overlayOwner
-        let count = queue.count { $0.mutation.ownerID == nil || $0.mutation.ownerID == owner }
+        let count = queue.count { $0.mutation.applies(to: owner) }
         if pendingCount.value != count { pendingCount.send(count) }
     }
 

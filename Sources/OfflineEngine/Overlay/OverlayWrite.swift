@@ -24,7 +24,7 @@ enum OverlayWrites {
     ///   - ownerID: the signed-in user's id, or `nil` when nobody is signed in (then only
     ///     owner-less writes apply).
     static func applying(_ queue: [Mutation], ownerID: String?) -> [Mutation] {
-        queue.filter { $0.ownerID == nil || $0.ownerID == ownerID }
+        queue.filter { $0.applies(to: ownerID) }
     }
 
     /// The writes laid over a list fetched at `fetchTick`: the replayed writes it has not seen
@@ -37,5 +37,13 @@ enum OverlayWrites {
     ) -> [OverlayWrite] {
         ReplayLog.unseen(replayLog, fetchTick: fetchTick).map { OverlayWrite($0.mutation, isQueued: false) }
             + applying(queue, ownerID: ownerID).map { OverlayWrite($0, isQueued: true) }
+    }
+}
+
+extension Mutation {
+    /// Whether this write is the user's to see and replay: theirs, or made with nobody signed in.
+    /// Another user's write never applies.
+    func applies(to user: String?) -> Bool {
+        ownerID == nil || ownerID == user
     }
 }

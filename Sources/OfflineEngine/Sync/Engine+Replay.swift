@@ -63,7 +63,7 @@ extension Engine {
             guard connectivity.current != .offline, session.value != .restoring else { return .blocked }
             let user = currentUser
             guard
-                let entry = queue.first(where: { $0.mutation.ownerID == nil || $0.mutation.ownerID == user })
+                let entry = queue.first(where: { $0.mutation.applies(to: user) })
             else { return .drained }
             guard entry.durable else { return .drained }
             let end = await replay(entry.mutation)
