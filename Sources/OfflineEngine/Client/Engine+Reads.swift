@@ -82,8 +82,14 @@ extension Engine {
     /// Sends a read with transport retries off (a dead network shows at once), returning the rows
     /// and the tick read before the request left.
     func fetchFromServer(_ query: QueryDescription) async throws -> ([Row], Int64) {
+        try await fetchFromServer(query, accessToken: accessToken)
+    }
+
+    /// The same, with a token fixed by the caller (a write's own session, for its checks).
+    func fetchFromServer(_ query: QueryDescription, accessToken token: String?) async throws -> ([Row], Int64)
+    {
         let tick = try await nextTick()
-        var request = try RequestBuilder.request(for: query, endpoint: endpoint, accessToken: accessToken)
+        var request = try RequestBuilder.request(for: query, endpoint: endpoint, accessToken: token)
         request.retriesTransportFailures = false
         let response = try await transport.send(request)
         return (try ResponseDecoding.rows(from: response), tick)
@@ -94,7 +100,11 @@ extension Engine {
         -> FetchOutcome
     {
         let table = TableID(query)
-        if closed || tick < clearedAt { return .refused(askAgain: false) }
+        if closed { return .refused(askAgain: false) }
+        // While a clear waits for the store, every answer is refused; the clear marks the reads
+        // stale, so they ask again with the signed-out session.
+        if clearedAt == .max { return .refused(askAgain: true) }
+        if tick < clearedAt { return .refused(askAgain: false) }
         if tick < ownerChangedAt { return .refused(askAgain: true) }
         if tick < (try await mark(of: table)) { return .refused(askAgain: true) }
         if rows.isEmpty, configuration.responseTrust == .authenticatedSessionOnly, currentUser == nil {
@@ -110,7 +120,7 @@ extension Engine {
                 fetchedAt: entry.fetchedAt ?? Date(), mark: tick, isStale: false))
         // The store's await let other calls run: a clear or a new owner since then wins.
         if tick < clearedAt {
-            return .refused(askAgain: false)
+            return .refused(askAgain: clearedAt == .max)
         }
         if tick < ownerChangedAt || tick < (marks[table] ?? 0) {
             return .refused(askAgain: true)
@@ -145,7 +155,7 @@ extension Engine {
     // MARK: Composing snapshots
 
     /// The writes laid over a table's lists now: the current user's (and owner-less) queued
-    /// writes to it, oldest first, and its replay log. Built once per change of the table and
+    /// writes to it, oldest first, and theirs in its replay log. Built once per change of the table and
     /// shared by all its lists.
     struct TableWrites {
         var queued: [Mutation]
@@ -166,7 +176,8 @@ extension Engine {
             if mutation.operation == .update { hasUpdates = true }
             return mutation
         }
-        let replayed = replayLog[table] ?? []
+        // Replayed writes belong to their owner like queued ones: never laid over for another.
+        let replayed = (replayLog[table] ?? []).filter { $0.mutation.applies(to: owner) }
         if replayed.contains(where: { $0.mutation.operation == .update }) { hasUpdates = true }
         return TableWrites(queued: queued, replayed: replayed, hasUpdates: hasUpdates)
     }

@@ -49,35 +49,47 @@ extension Engine {
         try await store.setOwner(owner)
         cacheOwner = owner
         for key in lists.keys { lists[key]?.isStale = true }
-        for read in live.values { read.refresher.markStale(.newOwner) }
+        for read in live.values {
+            // Until fetched with the new owner's token, the rows are the previous owner's cache.
+            live[read.key]?.answered = false
+            read.refresher.markStale(.newOwner)
+        }
     }
 
     /// Wipes cached lists, the queue, the replay log, rejected writes and the stored session,
     /// and refuses every answer whose request left before now.
+    ///
+    /// Everything the clear wipes leaves the engine before its first `await`: a write picked for
+    /// sending before it fails its ticket's check (the clear epoch moved, the write is no longer
+    /// queued), so a cleared write is never sent, and an answer arriving while the clear waits
+    /// for its tick is refused (`clearedAt` reads "now" until the tick is known).
     func clearLocalData() async throws {
         try await underway {
-            // Before any await: no request built from now on carries the cleared session's token.
             session.send(.signedOut)
-            clearedAt = try await nextTick()
+            clearEpoch += 1
+            clearedAt = .max
             // The store runs its work in call order: the clear wipes the writes handed to it
             // before, which are exactly those in the queue now (a write joins the queue and is
-            // handed to the store at once). A write queued while the clear runs is kept, on disk
-            // and here.
-            let wiped = Set(queue.map(\.mutation.id))
-            try await store.clearAll()
-            queue.removeAll { wiped.contains($0.mutation.id) }
+            // handed to the store at once). A write queued while the clear runs is kept.
+            queue = []
             replayLog = [:]
             rejected = []
             lists = [:]
             loadedTables = []
             marks = [:]
+            folds = [:]
             cacheOwner = nil
-            rejectedWrites.send([])
+            publishRejected()
             for read in live.values {
                 live[read.key]?.answered = false
                 read.refresher.markStale(.clear)
             }
-            settleSession()
+            publishAll()
+            publishQueueCount()
+            defer { settleSession() }
+            // Handed to the store before any await: its order puts every write queued before the
+            // clear in the wipe, and every one queued after it outside.
+            clearedAt = try await store.clearAll()
         }
     }
 }

@@ -3,8 +3,13 @@ import Streams
 
 extension Engine {
     /// Runs a write under a policy. See ``WritePolicy``.
+    ///
+    /// The owner is the user signed in when the call starts. What the request builder refuses
+    /// (a table name, a filter it cannot encode) is refused here, online or offline: nothing
+    /// that can never be sent is queued.
     func execute(_ draft: Mutation, policy: WritePolicy) async throws -> WriteResult {
-        try await underway {
+        _ = try RequestBuilder.request(for: draft, endpoint: endpoint, accessToken: nil)
+        return try await underway {
             // The owner of a write is the session's user: wait for the stored one to be read back.
             await waitForSessionToSettle()
             var mutation = draft
@@ -13,7 +18,8 @@ extension Engine {
             switch policy {
             case .onlineOnly:
                 guard connectivity.current != .offline else { throw ClientError.offline }
-                return .sent(try await send(mutation))
+                guard let ticket = ticket(for: mutation.ownerID) else { throw ClientError.sessionChanged }
+                return .sent(try await sendOnlineOnly(mutation, ticket: ticket))
             case .offlineFirst:
                 return try await executeOfflineFirst(mutation)
             }
@@ -23,11 +29,17 @@ extension Engine {
     /// Sends at once when nothing of the owner's waits and the network is not known down, else
     /// queues. A write never overtakes an earlier one of its owner: while one is being sent at
     /// once, later ones wait for it to end (sent, or queued ahead of them).
+    ///
+    /// The send carries the session of the user the write was made by, fixed before the first
+    /// `await`; if that user is no longer signed in when the request would leave, the write is
+    /// queued for them instead, and after a clear it is dropped (`ClientError.cleared`).
     private func executeOfflineFirst(_ mutation: Mutation) async throws -> WriteResult {
         let owner = mutation.ownerID
+        guard let ticket = ticket(for: owner) else { return .queued(try await enqueue(mutation)) }
         while (immediateInFlight[owner] ?? 0) > 0 {
             await withCheckedContinuation { immediateWaiters[owner, default: []].append($0) }
         }
+        guard ticket.clearEpoch == clearEpoch else { throw ClientError.cleared }
         let mustQueue =
             closed || connectivity.current == .offline || session.value == .restoring
             || queue.contains { $0.mutation.ownerID == owner }
@@ -36,21 +48,35 @@ extension Engine {
         }
         immediateInFlight[owner, default: 0] += 1
         defer { endImmediate(owner) }
-        let tick: Int64
+        let tick = try await nextTick()
+        guard maySend(ticket) else {
+            guard ticket.clearEpoch == clearEpoch else { throw ClientError.cleared }
+            return .queued(try await enqueue(mutation))
+        }
         let returned: [Row]
         do {
-            tick = try await nextTick()
-            returned = try await send(mutation)
-        } catch let unreadable as UnexpectedResponseError where (200..<300).contains(unreadable.status) {
-            // The server applied the write but its answer cannot be read: the caller hears why,
-            // and the lists the write may reach are fetched again.
-            try await markStale(TableID(mutation))
-            throw unreadable
-        } catch  where Self.shouldQueue(afterImmediateFailure: error) {
-            return .queued(try await enqueue(mutation))
+            returned = try await send(mutation, ticket: ticket)
+        } catch  where WriteAnswer.isTransient(error) || ResponseDecoding.isAuthenticationFailure(error) {
+            // Not settled: kept in the queue. A clear that ran meanwhile wiped it.
+            guard ticket.clearEpoch == clearEpoch else { throw ClientError.cleared }
+            var attempted = mutation
+            attempted.attempts = 1
+            let interrupted = WriteAnswer.mayHaveBeenApplied(after: error)
+            return .queued(try await enqueue(attempted, interrupted: interrupted))
         }
         try await patchAccepted(mutation, returned: returned, requestTick: tick)
         return .sent(returned)
+    }
+
+    /// Sends an online-only write; an accepted answer that cannot be read throws, and the lists
+    /// the write may reach are fetched again, since it may have been applied.
+    private func sendOnlineOnly(_ mutation: Mutation, ticket: SendTicket) async throws -> [Row] {
+        do {
+            return try await send(mutation, ticket: ticket)
+        } catch let unreadable as UnexpectedResponseError where (200..<300).contains(unreadable.status) {
+            try await markStale(TableID(mutation))
+            throw unreadable
+        }
     }
 
     /// Marks every cached list of a table stale, refusing answers that left before now; live
@@ -73,12 +99,6 @@ extension Engine {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// A transport failure, a retryable status or an expired session queues a write that was
-    /// being sent at once; any other refusal is the caller's to see.
-    static func shouldQueue(afterImmediateFailure error: any Error) -> Bool {
-        ResponseDecoding.isRetryable(error) || ResponseDecoding.isAuthenticationFailure(error)
-    }
-
     /// Appends a write to the durable queue; returns once a crash can no longer lose it. The
     /// write shows in every list at once, before it is on disk.
     ///
@@ -86,12 +106,12 @@ extension Engine {
     /// between them, so the store's order is the queue's order, and a clear wipes exactly the
     /// writes handed to the store before it (see `clearLocalData()`). Live reads have loaded
     /// their table's lists already, which is all the overlay needs here.
-    func enqueue(_ mutation: Mutation) async throws -> PendingMutation {
+    func enqueue(_ mutation: Mutation, interrupted: Bool = false) async throws -> PendingMutation {
         let table = TableID(mutation)
-        queue.append(QueuedEntry(mutation: mutation, durable: false))
+        queue.append(QueuedEntry(mutation: mutation, durable: false, mayHaveBeenApplied: interrupted))
         publishQueuedSoon(table)
         do {
-            try await store.enqueue(mutation)
+            try await store.enqueue(mutation, interrupted: interrupted)
         } catch {
             queue.removeAll { $0.mutation.id == mutation.id }
             publish(table)
@@ -107,12 +127,13 @@ extension Engine {
         return PendingMutation(mutation, primaryKeys: primaryKeys)
     }
 
-    /// Sends one write and returns the rows the server sent back.
-    func send(_ mutation: Mutation) async throws -> [Row] {
-        let request = try RequestBuilder.request(for: mutation, endpoint: endpoint, accessToken: accessToken)
+    /// Sends one write as its ticket says and returns the rows of PostgREST's answer; an answer
+    /// that is not PostgREST's throws ``UnexpectedResponseError``.
+    func send(_ mutation: Mutation, ticket: SendTicket) async throws -> [Row] {
+        let request = try RequestBuilder.request(
+            for: mutation, endpoint: endpoint, accessToken: ticket.accessToken)
         let response = try await transport.send(request)
-        if response.isSuccess, response.body.isEmpty { return [] }
-        return try ResponseDecoding.rows(from: response)
+        return try WriteAnswer.rows(from: response, for: mutation)
     }
 
     /// Lays a write the server accepted at once into every cached list of its table (or marks
@@ -197,8 +218,15 @@ extension Engine {
         try await underway {
             _ = try await store.dismissRejected(id)
             rejected.removeAll { $0.id == id }
-            rejectedWrites.send(rejected)
+            publishRejected()
         }
+    }
+
+    /// Publishes the rejected writes the current user may see: their own and owner-less ones.
+    func publishRejected() {
+        let owner = overlayOwner
+        let visible = rejected.filter { $0.ownerID == nil || $0.ownerID == owner }
+        if rejectedWrites.value != visible { rejectedWrites.send(visible) }
     }
 
     func rejectedMutation(from write: RejectedWrite) -> RejectedMutation {

@@ -26,6 +26,9 @@ actor Engine {
     /// left before them are refused.
     var clearedAt: Int64 = 0
     var ownerChangedAt: Int64 = 0
+    /// How many clears have begun; a send or an answer that started before the latest is void.
+    /// Moved before any `await` of the clear, unlike `clearedAt`, which needs the store's tick.
+    var clearEpoch = 0
     /// The last change mark of each table seen (the store keeps them).
     var marks: [TableID: Int64] = [:]
 
@@ -67,6 +70,8 @@ actor Engine {
     struct QueuedEntry: Sendable {
         var mutation: Mutation
         var durable: Bool
+        /// An earlier attempt got no answer that settled it: the server may have applied it.
+        var mayHaveBeenApplied = false
     }
 
     struct ListEntry: Sendable {
@@ -92,9 +97,11 @@ actor Engine {
     /// connectivity watchers.
     func start() async throws {
         cacheOwner = try await store.owner()
-        queue = try await store.allQueued().map { QueuedEntry(mutation: $0.mutation, durable: true) }
+        queue = try await store.allQueued().map {
+            QueuedEntry(mutation: $0.mutation, durable: true, mayHaveBeenApplied: $0.isInFlight)
+        }
         rejected = try await store.rejected().map(rejectedMutation(from:))
-        rejectedWrites.send(rejected)
+        publishRejected()
         publishQueueCount()
         startWatchers()
         // The stored session is read back while the client is already usable: until it settles
@@ -119,6 +126,7 @@ actor Engine {
         for waiter in waiters { waiter.resume() }
         publishAll()
         publishQueueCount()
+        publishRejected()
         sessionSettled.fire()
         wakeReplay(urgent: true)
     }

@@ -23,3 +23,22 @@ public struct RejectedMutation: Sendable, Hashable, Identifiable {
     /// The row keys as text, one per row.
     public var rowIDs: [String] { rowKeys.map(\.description) }
 }
+
+extension RejectedMutation {
+    /// The code of a write the engine set aside itself, without sending it again: an INSERT
+    /// without its key values whose earlier attempt got no answer. The server may hold it
+    /// already, and sending it again could add a second row, so the app decides.
+    public static let mayHaveBeenAppliedCode = "OFFLINE_MAY_HAVE_BEEN_APPLIED"
+
+    /// Whether the write was set aside because it may already have been applied (see
+    /// ``mayHaveBeenAppliedCode``); otherwise the server refused it.
+    public var mayHaveBeenApplied: Bool { error.code == Self.mayHaveBeenAppliedCode }
+
+    /// The refusal recorded for such a write.
+    static let mayHaveBeenAppliedRefusal = PostgrestError(
+        status: 0, code: mayHaveBeenAppliedCode,
+        message:
+            "This write may already have been applied: an earlier attempt got no answer, and without its key values it cannot be checked or sent again safely.",
+        details: nil, hint: "Give new rows an id made on the device, so an interrupted insert can be checked."
+    )
+}

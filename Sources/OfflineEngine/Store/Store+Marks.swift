@@ -30,7 +30,7 @@ extension Store {
         }
     }
 
-    private static func nextTick(_ connection: SQLiteConnection) throws(StoreError) -> Int64 {
+    static func nextTick(_ connection: SQLiteConnection) throws(StoreError) -> Int64 {
         let ticks = try connection.query(
             """
             INSERT INTO meta (key, value) VALUES ('tick', 1)

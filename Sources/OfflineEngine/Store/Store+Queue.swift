@@ -2,8 +2,12 @@ import Foundation
 
 extension Store {
     /// Appends a write to the queue; returns once it is on disk, so a crash after this loses
-    /// nothing. Writes keep the order in which `enqueue` was called.
-    nonisolated(nonsending) public func enqueue(_ mutation: Mutation) async throws(StoreError) {
+    /// nothing. Writes keep the order in which `enqueue` was called. `interrupted` records that
+    /// an earlier attempt (a send at once) got no answer that settled it: the server may have
+    /// applied it, as for a write in flight when the app died.
+    nonisolated(nonsending) public func enqueue(_ mutation: Mutation, interrupted: Bool = false)
+        async throws(StoreError)
+    {
         let payload = mutation.persistedData()
         let id = Self.idKey(mutation.id)
         try await perform(writes: true) { [queueIndex] connection throws(StoreError) in
@@ -13,12 +17,14 @@ extension Store {
             try connection.run(
                 """
                 INSERT INTO queue
-                    (id, owner, schema_name, table_name, operation, payload, created_at, attempts)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    (id, owner, schema_name, table_name, operation, payload, created_at, attempts,
+                     in_flight)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 .text(id), .optional(mutation.ownerID), .text(Self.schemaKey(mutation.schema)),
                 .text(mutation.table), .text(mutation.operation.rawValue), .blob(payload),
-                .real(mutation.createdAt.timeIntervalSince1970), .integer(Int64(mutation.attempts)))
+                .real(mutation.createdAt.timeIntervalSince1970), .integer(Int64(mutation.attempts)),
+                .integer(interrupted ? 1 : 0))
             queueIndex.insert(id, sequence: connection.lastInsertRowID)
         }
     }
@@ -54,6 +60,12 @@ extension Store {
     @discardableResult
     nonisolated(nonsending) public func markInFlight(_ id: UUID) async throws(StoreError) -> Bool {
         try await update("UPDATE queue SET in_flight = 1 WHERE seq = ?", id)
+    }
+
+    /// Marks a write as sent and not yet answered and counts the attempt, in one commit. Returns
+    /// `false` when the write is not queued (cleared, settled): it must not be sent.
+    nonisolated(nonsending) func beginAttempt(_ id: UUID) async throws(StoreError) -> Bool {
+        try await update("UPDATE queue SET in_flight = 1, attempts = attempts + 1 WHERE seq = ?", id)
     }
 
     /// Clears the in-flight marker once the server's answer shows the write was not applied.

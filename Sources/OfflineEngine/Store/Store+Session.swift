@@ -40,8 +40,10 @@ extension Store {
     }
 
     /// Wipes cached lists, queued writes, the replay log, rejected writes, the session and the
-    /// owner in one transaction. Change ticks and marks stay, so ticks keep growing.
-    nonisolated(nonsending) public func clearAll() async throws(StoreError) {
+    /// owner in one transaction. Change ticks and marks stay, so ticks keep growing. Returns the
+    /// clear's tick: every tick handed out before the call is below it, every later one above.
+    @discardableResult
+    nonisolated(nonsending) public func clearAll() async throws(StoreError) -> Int64 {
         try await perform(writes: true, atomic: true) { [queueIndex] connection throws(StoreError) in
             queueIndex.removeAll()
             try connection.execute(
@@ -49,6 +51,7 @@ extension Store {
                     DELETE FROM lists; DELETE FROM queue; DELETE FROM replay_log; DELETE FROM rejected;
                     DELETE FROM meta WHERE key IN ('owner', 'session');
                     """)
+            return try Self.nextTick(connection)
         }
     }
 

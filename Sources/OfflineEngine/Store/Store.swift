@@ -96,6 +96,9 @@ public final class Store: Sendable {
         try StoreFiles.remove(storage.files ?? [])
     }
 
+    /// How many calls wait for the store's writer (tests use it to interleave with the engine).
+    var waitingCalls: Int { writer.waitingJobs }
+
     /// Lets pending work finish, then closes the database; later calls throw `.closed`.
     public func close() async {
         await writer.close()

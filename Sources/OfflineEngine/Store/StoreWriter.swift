@@ -40,6 +40,10 @@ final class StoreWriter: Sendable {
         self.connection = Mutex(connection)
     }
 
+    /// How many submitted jobs wait for the batch under way to end; tests use it to know that a
+    /// caller has reached the store.
+    var waitingJobs: Int { pending.withLock { $0.jobs.count } }
+
     /// Appends work in call order; `false` when the store is closed (the work was not taken).
     func submit(_ job: StoreJob) -> Bool {
         let action = pending.withLock { state -> SubmitAction in

@@ -62,96 +62,108 @@ extension Engine {
             guard !closed, !Task.isCancelled else { return .blocked }
             guard connectivity.current != .offline, session.value != .restoring else { return .blocked }
             let user = currentUser
-            guard
-                let entry = queue.first(where: { $0.mutation.applies(to: user) })
+            guard let entry = queue.first(where: { $0.mutation.applies(to: user) }), entry.durable,
+                let ticket = ticket(for: entry.mutation.ownerID)
             else { return .drained }
-            guard entry.durable else { return .drained }
-            let end = await replay(entry.mutation)
-            if let end { return end }
+            if let end = await replay(entry, ticket: ticket) { return end }
         }
     }
 
-    /// Sends one queued write and settles it; returns why the pass must stop, or `nil` to go on.
-    private func replay(_ queued: Mutation) async -> ReplayPassEnd? {
+    /// Sends one queued write as its ticket says and settles it; returns why the pass must stop,
+    /// or `nil` to go on.
+    private func replay(_ entry: QueuedEntry, ticket: SendTicket) async -> ReplayPassEnd? {
+        let queued = entry.mutation
         let id = queued.id
-        let attemptedBefore = queued.attempts > 0 || store.interruptedWrites.contains(id)
+        if entry.mayHaveBeenApplied, !resendIsSafe(queued) {
+            await settleRejected(id, refusal: RejectedMutation.mayHaveBeenAppliedRefusal)
+            return nil
+        }
+        let begun: Bool
         do {
-            _ = try await store.markInFlight(id)
-            _ = try await store.recordAttempt(id)
+            begun = try await store.beginAttempt(id)
         } catch {
             return .retryLater(after: nil)
         }
-        setAttempts(of: id) { $0 + 1 }
+        // Immediately before sending, with no await until the transport has the request: the
+        // owner is still the one signed in, no clear ran, and the write is still queued.
+        guard begun, maySend(ticket, queuedWrite: id) else {
+            if begun, !entry.mayHaveBeenApplied { _ = try? await store.clearInFlight(id) }
+            if !begun { dropFromQueue(id) }
+            return nil
+        }
+        update(id) { $0.mutation.attempts += 1 }
         do {
-            // A replay brings nothing back: any 2xx means the server applied the write, whatever
-            // its body says.
             let request = try RequestBuilder.request(
-                for: queued, endpoint: endpoint, accessToken: accessToken)
+                for: queued, endpoint: endpoint, accessToken: ticket.accessToken)
             let response = try await transport.send(request)
-            guard response.isSuccess else { throw ResponseDecoding.failure(for: response) }
+            // A replay brings nothing back, but the answer must be PostgREST's to settle it.
+            _ = try WriteAnswer.rows(from: response, for: queued)
             await settleAccepted(id)
             return nil
         } catch {
-            switch ReplayDecision.after(error, mutation: queued, wasAttemptedBefore: attemptedBefore) {
-            case .accepted:
-                await settleAccepted(id)
-                return nil
-            case .retryLater(let after):
+            return await settle(
+                entry, after: error, attemptedBefore: queued.attempts > 0 || entry.mayHaveBeenApplied,
+                ticket: ticket)
+        }
+    }
+
+    /// Settles a write whose send failed, as the failure says.
+    private func settle(
+        _ entry: QueuedEntry, after error: any Error, attemptedBefore: Bool, ticket: SendTicket
+    ) async -> ReplayPassEnd? {
+        let id = entry.mutation.id
+        switch ReplayDecision.after(error, mutation: entry.mutation, wasAttemptedBefore: attemptedBefore) {
+        case .retryLater(let after):
+            if WriteAnswer.mayHaveBeenApplied(after: error) {
+                update(id) { $0.mayHaveBeenApplied = true }
+            } else if !entry.mayHaveBeenApplied {
                 _ = try? await store.clearInFlight(id)
-                return .retryLater(after: after)
-            case .waitForSession:
-                _ = try? await store.clearInFlight(id)
-                return .waitForSession
-            case .verifyLostInsert:
-                if await serverHolds(queued) {
-                    await settleAccepted(id)
-                } else {
-                    await settleRejected(id, error: error)
-                }
-                return nil
-            case .rejected:
-                await settleRejected(id, error: error)
-                return nil
+            }
+            return .retryLater(after: after)
+        case .waitForSession:
+            if !entry.mayHaveBeenApplied { _ = try? await store.clearInFlight(id) }
+            return .waitForSession
+        case .verifyLostInsert:
+            guard maySend(ticket, queuedWrite: id) else { return nil }
+            switch await lostAnswerCheck(entry.mutation, ticket: ticket) {
+            case .applied: await settleAccepted(id)
+            case .notApplied: await settleRejected(id, refusal: Self.refusal(from: error))
+            case .unknown: return .retryLater(after: nil)
+            }
+            return nil
+        case .rejected:
+            await settleRejected(id, refusal: Self.refusal(from: error))
+            return nil
+        }
+    }
+
+    /// Whether sending a write again cannot apply it twice: an update or delete lands on the
+    /// same rows, and an insert or upsert whose every row carries its key meets its own row
+    /// (a 409 that the lost-answer check reads, or a merge). A keyless insert would add a row.
+    private func resendIsSafe(_ mutation: Mutation) -> Bool {
+        switch mutation.operation {
+        case .update, .delete:
+            return true
+        case .insert, .upsert:
+            let columns = mutation.onConflict ?? primaryKeys.columns(for: mutation.table)
+            return mutation.rows.allSatisfy { row in
+                columns.allSatisfy { column in row[column].map { !$0.isNull } ?? false }
             }
         }
     }
 
-    private func setAttempts(of id: UUID, _ change: (Int) -> Int) {
+    private func update(_ id: UUID, _ change: (inout QueuedEntry) -> Void) {
         guard let index = queue.firstIndex(where: { $0.mutation.id == id }) else { return }
-        queue[index].mutation.attempts = change(queue[index].mutation.attempts)
+        change(&queue[index])
     }
 
-    /// Whether the server's rows under the insert's keys hold what was sent (the insert was
-    /// applied and its answer lost).
-    private func serverHolds(_ insert: Mutation) async -> Bool {
-        let keyColumns = primaryKeys.columns(for: insert.table)
-        for row in insert.rows {
-            guard let key = primaryKeys.key(of: row, in: insert.table) else { return false }
-            var query = QueryDescription(schema: insert.schema, table: insert.table)
-            for (column, value) in zip(keyColumns, key.values) {
-                query.filters.append(
-                    .condition(FilterCondition(column: column, op: .eq, operand: .value(value))))
-            }
-            guard let (rows, _) = try? await fetchFromServer(query), let stored = rows.first else {
-                return false
-            }
-            for (column, value) in row.values where !Self.sameValue(stored[column], value) {
-                return false
-            }
-        }
-        return true
-    }
-
-    private static func sameValue(_ stored: JSONValue?, _ sent: JSONValue) -> Bool {
-        guard let stored else { return false }
-        if stored == sent { return true }
-        if case .string(let left) = stored, case .string(let right) = sent {
-            return RowKey.normalised(text: left) == RowKey.normalised(text: right)
-        }
-        if case .number(let left) = stored, case .number(let right) = sent {
-            return left.decimalValue != nil && left.decimalValue == right.decimalValue
-        }
-        return false
+    /// Forgets a write the store no longer holds, so the pass does not pick it again.
+    private func dropFromQueue(_ id: UUID) {
+        guard let index = queue.firstIndex(where: { $0.mutation.id == id }) else { return }
+        let table = TableID(queue[index].mutation)
+        queue.remove(at: index)
+        publish(table)
+        publishQueueCount()
     }
 
     /// The server applied a queued write: it leaves the queue for the replay log, which keeps it
@@ -163,6 +175,8 @@ extension Engine {
         do {
             let tick = try await advanceMark(of: table)
             _ = try await store.moveToReplayLog(id, tick: tick)
+            // A clear may have wiped it meanwhile: then it is gone from the queue already.
+            guard queue.contains(where: { $0.mutation.id == id }) else { return }
             queue.removeAll { $0.mutation.id == id }
             var entries = replayLog[table] ?? []
             entries.append(ReplayEntry(tick: Int(tick), mutation: mutation))
@@ -174,24 +188,22 @@ extension Engine {
         publishQueueCount()
     }
 
-    /// The server refused a queued write for good: it leaves the queue and the overlay and joins
-    /// the rejected writes, with the server's reason, until the app dismisses it.
-    private func settleRejected(_ id: UUID, error: any Error) async {
+    /// The write leaves the queue and the overlay for good and joins the rejected writes, with
+    /// the reason, until the app dismisses it.
+    private func settleRejected(_ id: UUID, refusal: PostgrestError) async {
         guard let index = queue.firstIndex(where: { $0.mutation.id == id }) else { return }
         let mutation = queue[index].mutation
-        let refusal = Self.refusal(from: error)
         let details = RejectionDetails(
             status: refusal.status, code: refusal.code, message: refusal.message, details: refusal.details,
             hint: refusal.hint)
-        do {
-            try await store.reject(id, details: details)
-        } catch {
-            return
-        }
+        // `false`: no longer queued (a clear wiped it meanwhile), so nothing joins the rejected.
+        guard (try? await store.reject(id, details: details)) == true,
+            queue.contains(where: { $0.mutation.id == id })
+        else { return }
         queue.removeAll { $0.mutation.id == id }
         rejected.append(
             rejectedMutation(from: RejectedWrite(mutation: mutation, details: details, rejectedAt: Date())))
-        rejectedWrites.send(rejected)
+        publishRejected()
         publish(TableID(mutation))
         publishQueueCount()
     }

@@ -1,0 +1,207 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import OfflineEngine
+
+/// No answer loses a write: a 2xx settles a write only when it is PostgREST's answer, a lost
+/// answer is neither applied twice nor reported rejected, and what can never be sent is refused
+/// before it is queued.
+@Suite("No answer loses a write")
+struct ClientAnswerTests {
+    /// Answers the first `count` POSTs with `response`, then lets the server answer.
+    private static func answerFirstPosts(
+        _ count: Int, of fixture: ClientFixture, with response: HTTPResponse
+    ) {
+        let left = Countdown(count)
+        fixture.probe.answer { request in
+            guard request.method == .post, left.take()
+            else { return nil }
+            return response
+        }
+    }
+
+    private static let unreadable: [HTTPResponse] = [
+        HTTPResponse(status: 200, headers: ["Content-Type": "text/html"], body: Data("<html>Sign in".utf8)),
+        HTTPResponse(status: 201, headers: ["Content-Type": "application/json"], body: Data("\"ok\"".utf8)),
+        HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data()),
+        HTTPResponse(status: 302, headers: ["Location": "https://portal.invalid/login"]),
+    ]
+
+    @Test(
+        "a replayed write whose 2xx or 3xx answer is not PostgREST's stays queued and is tried again",
+        arguments: unreadable)
+    func replayKeepsUnreadableAnswers(answer: HTTPResponse) async throws {
+        let fixture = try await ClientFixture()
+        await fixture.client.disableNetwork()
+        // Asks for its rows back, so an empty body is not the answer PostgREST would send.
+        _ = try await fixture.client.from("tasks").insert(["id": 1] as Row).select().execute()
+        Self.answerFirstPosts(1, of: fixture, with: answer)
+        await fixture.client.enableNetwork()
+        // Kept and sent again (after the schedule's wait, or at once when the network's return
+        // cuts that wait short); the old answer never settled it.
+        try await eventually { [clock = fixture.clock] in
+            if clock.sleeperCount > 0 { clock.advance(by: .milliseconds(300)) }
+            return fixture.writes.count >= 2
+        }
+        _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
+        #expect(fixture.writes.count == 2)
+        #expect(await fixture.server.rows(of: "tasks") == [["id": 1]])
+        #expect(try await firstValue(of: fixture.client.rejectedMutations()) { _ in true }.isEmpty)
+        await fixture.client.close()
+    }
+
+    @Test("a write sent at once whose answer cannot be read is kept in the queue, not assumed applied")
+    func immediateKeepsUnreadableAnswer() async throws {
+        let fixture = try await ClientFixture()
+        Self.answerFirstPosts(
+            1, of: fixture,
+            with: HTTPResponse(status: 200, headers: ["Content-Type": "text/html"], body: Data("<html>".utf8))
+        )
+        let result = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
+        guard case .queued = result else {
+            Issue.record("expected the write to be kept in the queue, got \(result)")
+            return
+        }
+        // Queued, it replays at once; the server applies it then.
+        _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
+        #expect(await fixture.server.rows(of: "tasks") == [["id": 1]])
+        await fixture.client.close()
+    }
+
+    @Test(
+        "a write sent at once whose answer was lost is checked, not rejected, when its replay meets its row")
+    func lostAnswerOfImmediateSend() async throws {
+        let fixture = try await ClientFixture()
+        let server = fixture.server
+        let lost = Countdown(1)
+        fixture.probe.answer { request in
+            guard request.method == .post, lost.take()
+            else { return nil }
+            await server.setRows(await server.rows(of: "tasks") + request.bodyRows, of: "tasks")
+            throw TransportError(kind: .connectionLost)
+        }
+        let result = try await fixture.client.from("tasks").insert(["id": 1, "title": "a"] as Row).execute()
+        guard case .queued = result else {
+            Issue.record("expected the write to be queued after its answer was lost, got \(result)")
+            return
+        }
+        // Its replay meets its own row (409), which the check finds holding what was sent.
+        _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
+        #expect(try await firstValue(of: fixture.client.rejectedMutations()) { _ in true }.isEmpty)
+        #expect(await fixture.server.rows(of: "tasks") == [["id": 1, "title": "a"]])
+        await fixture.client.close()
+    }
+
+    @Test("a checking read that fails is a transient failure, never 'not applied'")
+    func failedCheckIsTransient() async throws {
+        let fixture = try await ClientFixture(tables: ["tasks": [["id": 1, "title": "a"]]])
+        await fixture.client.disableNetwork()
+        _ = try await fixture.client.from("tasks").insert(["id": 1, "title": "a"] as Row).execute()
+        // An earlier attempt whose answer was lost (the row above is its effect).
+        let failedChecks = Countdown(1)
+        let interrupted = Countdown(1)
+        fixture.probe.answer { request in
+            if request.method == .post, interrupted.take() {
+                throw TransportError(kind: .connectionLost)
+            }
+            if request.method == .get, failedChecks.take() {
+                throw TransportError(kind: .timedOut)
+            }
+            return nil
+        }
+        await fixture.client.enableNetwork()
+        try await fixture.sleepers(atLeast: 1)
+        fixture.clock.advance(by: .milliseconds(300))
+        // The replay meets its row; the check fails: try again later, not rejected.
+        _ = try await fixture.probe.gets(atLeast: 1)
+        try await fixture.sleepers(atLeast: 1)
+        #expect(try await firstValue(of: fixture.client.rejectedMutations()) { _ in true }.isEmpty)
+        fixture.clock.advance(by: .milliseconds(900))
+        _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
+        #expect(try await firstValue(of: fixture.client.rejectedMutations()) { _ in true }.isEmpty)
+        await fixture.client.close()
+    }
+
+    @Test("a lost answer's check compares values with PostgreSQL's typed equality (…Z equals …+00:00)")
+    func checkUsesTypedEquality() async throws {
+        let fixture = try await ClientFixture()
+        await fixture.client.disableNetwork()
+        let sent: Row = ["id": 1, "due": "2024-01-15T12:00:00Z", "n": 1.50]
+        _ = try await fixture.client.from("tasks").insert(sent).execute()
+        let interrupted = Countdown(1)
+        fixture.probe.answer { request in
+            if request.method == .post, interrupted.take() {
+                throw TransportError(kind: .connectionLost)
+            }
+            if request.method == .post { return errorResponse(status: 409, code: "23505") }
+            // The row as PostgreSQL renders it back.
+            return jsonResponse([["id": 1, "due": "2024-01-15T12:00:00+00:00", "n": 1.5]])
+        }
+        await fixture.client.enableNetwork()
+        try await fixture.sleepers(atLeast: 1)
+        fixture.clock.advance(by: .milliseconds(300))
+        _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
+        #expect(try await firstValue(of: fixture.client.rejectedMutations()) { _ in true }.isEmpty)
+        await fixture.client.close()
+    }
+
+    @Test("an insert without its key values whose attempt was interrupted is not sent again blindly")
+    func keylessInsertIsNotResent() async throws {
+        let fixture = try await ClientFixture()
+        await fixture.client.disableNetwork()
+        _ = try await fixture.client.from("tasks").insert(["title": "no id"] as Row).execute()
+        let server = fixture.server
+        let lost = Countdown(1)
+        fixture.probe.answer { request in
+            guard request.method == .post, lost.take()
+            else { return nil }
+            await server.setRows(await server.rows(of: "tasks") + request.bodyRows, of: "tasks")
+            throw TransportError(kind: .connectionLost)
+        }
+        await fixture.client.enableNetwork()
+        try await fixture.sleepers(atLeast: 1)
+        fixture.clock.advance(by: .milliseconds(300))
+        let rejected = try await firstValue(of: fixture.client.rejectedMutations()) { !$0.isEmpty }
+        #expect(rejected.first?.mayHaveBeenApplied == true)
+        #expect(rejected.first?.error.message.contains("may") == true)
+        #expect(await fixture.server.rows(of: "tasks") == [["title": "no id"]])
+        #expect(fixture.writes.count == 1)
+        _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
+        await fixture.client.close()
+    }
+
+    @Test("a replay honours Retry-After only up to 30 s")
+    func retryAfterIsCapped() async throws {
+        let fixture = try await ClientFixture()
+        await fixture.client.disableNetwork()
+        _ = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
+        Self.answerFirstPosts(
+            1, of: fixture, with: errorResponse(status: 503, code: "PGRST002", retryAfter: 999_999_999))
+        await fixture.client.enableNetwork()
+        try await fixture.sleepers(atLeast: 1)
+        #expect(fixture.clock.sleepLog == [.seconds(30)])
+        fixture.clock.advance(by: .seconds(30))
+        _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
+        await fixture.client.close()
+    }
+
+    @Test(
+        "a write the request builder refuses is refused at execute(), online or offline, and never queued",
+        arguments: [false, true])
+    func unsendableWriteIsRefused(offline: Bool) async throws {
+        let fixture = try await ClientFixture()
+        if offline { await fixture.client.disableNetwork() }
+        await #expect(throws: QueryError.self) {
+            _ = try await fixture.client.from("bad table").insert(["id": 1] as Row).execute()
+        }
+        await #expect(throws: QueryError.self) {
+            _ = try await fixture.client.from("tasks").update(["done": true] as Row)
+                .filter("title", operator: "eq", value: "a\u{0}b").execute()
+        }
+        #expect(try await firstValue(of: fixture.client.pendingMutationCount()) { _ in true } == 0)
+        #expect(try await fixture.client.engine.store.allQueued().isEmpty)
+        #expect(fixture.writes.isEmpty)
+        await fixture.client.close()
+    }
+}
