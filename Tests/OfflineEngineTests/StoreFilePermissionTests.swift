@@ -44,6 +44,18 @@ struct StoreFilePermissionTests {
         #expect(try raw.query("PRAGMA journal_mode") { $0.text(0) } == ["wal"])
     }
 
+    @Test("an existing folder readable by others is narrowed to its owner (0700) at open")
+    func narrowsExistingFolder() async throws {
+        let folder = temporaryStoreFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        #expect(try Self.permissions(folder) == 0o755)
+        let store = try Store.open(.directory(folder))
+        #expect(try Self.permissions(folder) == 0o700)
+        await store.close()
+    }
+
     @Test("a folder is used by one open store at a time; a second open is told it is in use")
     func oneStoreAtATime() async throws {
         let folder = temporaryStoreFolder()

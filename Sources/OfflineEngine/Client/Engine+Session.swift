@@ -89,7 +89,14 @@ extension Engine {
             defer { settleSession() }
             // Handed to the store before any await: its order puts every write queued before the
             // clear in the wipe, and every one queued after it outside.
-            clearedAt = try await store.clearAll()
+            do {
+                clearedAt = try await store.clearAll()
+            } catch {
+                // The wipe may have committed (only the log's truncation failed): answers from
+                // before now stay refused, later ones are written again.
+                clearedAt = (try? await nextTick()) ?? .max
+                throw error
+            }
         }
     }
 }

@@ -7,10 +7,11 @@ final class SQLiteConnection {
     private let handle: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
 
-    /// Opens (creating if needed) the database at `path`, or an in-memory one for `nil`.
-    init(path: String?) throws(StoreError) {
+    /// Opens the database at `path` (creating it when missing, unless `create` is `false`), or an
+    /// in-memory one for `nil`.
+    init(path: String?, create: Bool = true) throws(StoreError) {
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path ?? ":memory:", &db, flags, nil)
         guard code == SQLITE_OK, let db else {
             let error = db.map { Self.error(code: sqlite3_extended_errcode($0), handle: $0) }

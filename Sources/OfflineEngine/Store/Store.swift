@@ -35,11 +35,12 @@ public final class Store: Sendable {
         self.interruptedWrites = interruptedWrites
     }
 
-    /// Opens the store (creating it when missing) and brings an older file up to date.
+    /// Opens the store (creating it when missing) and brings an older file up to date. The folder
+    /// is made (or narrowed to) readable by its owner only.
     ///
-    /// Throws `.corrupt` for a damaged, truncated or foreign file, `.unreadable` when the file or
-    /// folder cannot be opened, `.newerSchema` for a file from a newer app version. The app may
-    /// then call `reset(_:)` and open again, losing the local data.
+    /// Throws `.corrupt` for a damaged, truncated (even to 0 bytes) or foreign file, `.unreadable`
+    /// when the file or folder cannot be opened, `.newerSchema` for a file from a newer app
+    /// version. The app may then call `reset(_:)` and open again, losing the local data.
     public static func open(
         _ storage: Storage, durability: StoreDurability = .survivesAppCrash
     ) throws(StoreError) -> Store {
@@ -47,8 +48,9 @@ public final class Store: Sendable {
         if case .directory(let folder) = storage {
             path = try StoreFiles.prepare(folder: folder)
         }
-        let connection = try SQLiteConnection(path: path)
-        if path != nil {
+        // The file exists now (`prepare` made a new one whole); SQLite must not make an empty one.
+        let connection = try SQLiteConnection(path: path, create: path == nil)
+        if case .directory(let folder) = storage {
             // One process at a time: the connection takes the file's lock now and keeps it until
             // closed. Exclusive locking also keeps the WAL index in memory (no -shm file) and saves
             // the lock system calls of every transaction.
@@ -58,10 +60,13 @@ public final class Store: Sendable {
                 throw .failed(code: 1, detail: "the write-ahead log could not be enabled")
             }
             try connection.execute(script: "BEGIN EXCLUSIVE; COMMIT")
+            StoreFiles.removeLeftovers(in: folder)
         }
         connection.setBusyTimeout(milliseconds: 5_000)
         let synchronous = durability == .survivesPowerLoss ? "FULL" : "NORMAL"
         try connection.execute(script: "PRAGMA synchronous = \(synchronous)")
+        // Deleted content is overwritten with zeros, so a cleared value is not left in free space.
+        try connection.execute(script: "PRAGMA secure_delete = ON")
         try StoreSchema.migrate(connection)
         for file in storage.files ?? [] { try StoreFiles.restrict(file.path) }
         let interrupted = try connection.query(
@@ -106,15 +111,16 @@ public final class Store: Sendable {
 
     /// Runs `work` on the writer inside the current batch's transaction and returns its result
     /// once the batch is committed. `atomic` work runs in a savepoint, so a failure undoes all of
-    /// it and nothing else.
+    /// it and nothing else. With `checkpoint`, the result comes once the log has also been emptied
+    /// into the database file after the commit (see `StoreJob.checkpointsAfterCommit`).
     nonisolated(nonsending) func perform<T: Sendable>(
-        writes: Bool, atomic: Bool = false,
+        writes: Bool, atomic: Bool = false, checkpoint: Bool = false,
         _ work: @escaping @Sendable (SQLiteConnection) throws(StoreError) -> T
     ) async throws(StoreError) -> T {
         let result = await withCheckedContinuation {
             (caller: CheckedContinuation<Result<T, StoreError>, Never>) in
             let job = StoreJob(
-                writes: writes,
+                writes: writes, checkpointsAfterCommit: checkpoint,
                 run: { [queueIndex] connection in
                     let outcome = Self.execute(work, atomic: atomic, on: connection)
                     if case .failure = outcome { queueIndex.invalidate() }

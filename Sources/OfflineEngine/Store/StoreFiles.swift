@@ -11,13 +11,22 @@ import Foundation
 /// The store's files on disk: a folder readable by the owner only, a database file (and its
 /// `-wal`/`-shm` companions) readable and writable by the owner only, and a cheap header check that
 /// tells a damaged or truncated file from a good one before SQLite reads it.
+///
+/// A database file is never left empty as the sign of a new store: a new one is made whole under a
+/// temporary name and linked into place (see `StoreFiles+Creation.swift`). So an empty database
+/// file is always damage, and a crash while creating leaves only a leftover, removed at next open.
 enum StoreFiles {
-    /// Creates the folder (0700) when missing and the database file (0600) when missing; tightens
-    /// the permissions of an existing database file. Returns the database path.
+    /// The name prefix of a database being created (see `create(at:in:)`).
+    static let creationPrefix = Storage.fileName + ".new-"
+
+    /// Creates the folder (0700) when missing, or narrows an existing one to its owner; creates the
+    /// database file (0600) when missing, or checks and tightens an existing one. Returns the
+    /// database path.
     static func prepare(folder: URL) throws(StoreError) -> String {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else { throw .unreadable }
+            try narrow(folder: folder.path)
         } else {
             do {
                 try FileManager.default.createDirectory(
@@ -31,12 +40,22 @@ enum StoreFiles {
             guard !isDirectory.boolValue else { throw .unreadable }
             try checkHeader(path: path)
         } else {
-            let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY, 0o600)
-            guard descriptor >= 0 else { throw .unreadable }
-            close(descriptor)
+            try create(at: path, in: folder)
         }
         try restrict(path)
         return path
+    }
+
+    /// Takes the group's and others' permissions off a folder the user owns. A folder of another
+    /// user, or one shared on purpose (sticky, like `/tmp`), is left as it is: the files in it are
+    /// the owner's only anyway.
+    private static func narrow(folder path: String) throws(StoreError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw .unreadable }
+        let shared = info.st_mode & mode_t(0o077) != 0
+        let sticky = info.st_mode & mode_t(0o1000) != 0
+        guard shared, !sticky, info.st_uid == geteuid() else { return }
+        guard chmod(path, info.st_mode & mode_t(0o700)) == 0 else { throw .unreadable }
     }
 
     /// Makes a file readable and writable by its owner only, if it exists.
@@ -57,7 +76,9 @@ enum StoreFiles {
     }
 
     /// Refuses a file that is not an SQLite database or is shorter than its header says (cut off),
-    /// unless a write-ahead log may still hold the missing pages.
+    /// unless a write-ahead log may still hold the missing pages. An empty file is refused too,
+    /// whatever lies beside it: the store never leaves one (a new database is linked into place
+    /// whole), and SQLite would open it as a new database and delete its log.
     static func checkHeader(path: String) throws(StoreError) {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw .unreadable }
         defer { try? handle.close() }
@@ -69,7 +90,6 @@ enum StoreFiles {
         } catch {
             throw .unreadable
         }
-        if header.isEmpty { return }  // a new, empty file
         guard header.count == 100, header.prefix(16) == Data("SQLite format 3\0".utf8) else {
             throw .corrupt
         }

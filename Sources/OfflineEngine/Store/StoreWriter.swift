@@ -7,8 +7,14 @@ import Synchronization
 struct StoreJob: Sendable {
     /// Whether the work changes the database (a batch of reads only needs no write lock).
     var writes: Bool
+    /// Whether the write-ahead log must be emptied into the database file and truncated to 0
+    /// bytes once the batch has committed (`PRAGMA wal_checkpoint(TRUNCATE)`), so that no older
+    /// version of a page is left in the log: how a clear leaves no cleared value in the files. A
+    /// checkpoint cannot run inside a transaction, so the writer runs it after the batch's commit,
+    /// once however many jobs of the batch ask for it; its failure is the error of those jobs.
+    var checkpointsAfterCommit = false
     /// Executes the work; the returned closure resumes the caller with its result, or with the
-    /// commit's error when the batch could not be committed.
+    /// error of the commit (the batch could not be committed) or of the checkpoint it asked for.
     var run: @Sendable (SQLiteConnection) -> @Sendable (StoreError?) -> Void
     /// Resumes the caller with an error when the work could not be run at all.
     var fail: @Sendable (StoreError) -> Void
@@ -138,10 +144,28 @@ final class StoreWriter: Sendable {
         }
         do {
             try connection.run("COMMIT")
-            return finishes.map { finish in { finish(nil) } }
         } catch {
             if !connection.isAutocommit { try? connection.execute(script: "ROLLBACK") }
             return finishes.map { finish in { finish(error) } }
+        }
+        let checkpointError = jobs.contains { $0.checkpointsAfterCommit } ? checkpoint(connection) : nil
+        return zip(jobs, finishes).map { job, finish in
+            let error = job.checkpointsAfterCommit ? checkpointError : nil
+            return { finish(error) }
+        }
+    }
+
+    /// Copies every page of the log into the database file and truncates the log to 0 bytes.
+    private static func checkpoint(_ connection: SQLiteConnection) -> StoreError? {
+        do {
+            // One row: whether the checkpoint was blocked, the log's frames, the frames copied.
+            let blocked = try connection.query("PRAGMA wal_checkpoint(TRUNCATE)") { row in row.integer(0) }
+            guard blocked.first != 1 else {
+                return .failed(code: SQLITE_BUSY, detail: "the write-ahead log could not be emptied")
+            }
+            return nil
+        } catch {
+            return error
         }
     }
 

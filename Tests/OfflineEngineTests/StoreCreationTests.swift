@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+@testable import OfflineEngine
+
+@Suite("Store creation")
+struct StoreCreationTests {
+    private static func databaseFile(in folder: URL) -> URL {
+        folder.appendingPathComponent(Storage.fileName)
+    }
+
+    private static func names(in folder: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    }
+
+    @Test("a brand-new folder opens, and its store file is a whole database from the start")
+    func newFolderOpens() async throws {
+        let base = temporaryStoreFolder()
+        defer { try? FileManager.default.removeItem(at: base) }
+        let folder = base.appendingPathComponent("nested/store")
+        var store = try Store.open(.directory(folder))
+        let header = try Data(contentsOf: Self.databaseFile(in: folder)).prefix(16)
+        #expect(header == Data("SQLite format 3\0".utf8))
+        #expect(
+            try Self.names(in: folder).allSatisfy {
+                $0.hasPrefix(Storage.fileName + "-") || $0 == Storage.fileName
+            })
+        try await store.enqueue(sampleWrite())
+        await store.close()
+        store = try Store.open(.directory(folder))
+        #expect(try await store.queuedCount() == 1)
+        await store.close()
+    }
+
+    @Test("a creation cut short by a crash leaves no false corruption: its leftovers are removed at open")
+    func interruptedCreation() async throws {
+        let folder = temporaryStoreFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // What a crash leaves behind: a new file before SQLite's first commit, and one half made.
+        let empty = folder.appendingPathComponent(StoreFiles.creationPrefix + UUID().uuidString)
+        try Data().write(to: empty)
+        let half = folder.appendingPathComponent(StoreFiles.creationPrefix + UUID().uuidString)
+        try Data("SQLite format 3\0".utf8).write(to: half)
+        try Data(repeating: 7, count: 4_096).write(to: URL(fileURLWithPath: half.path + "-journal"))
+
+        let store = try Store.open(.directory(folder))
+        #expect(try Self.names(in: folder).allSatisfy { !$0.hasPrefix(StoreFiles.creationPrefix) })
+        try await store.enqueue(sampleWrite())
+        #expect(try await store.queuedCount() == 1)
+        await store.close()
+    }
+
+    @Test("a log left without its database (a reset cut short) is not replayed into a new store")
+    func orphanedLogIsDropped() async throws {
+        let source = temporaryStoreFolder()
+        let folder = temporaryStoreFolder()
+        defer {
+            try? FileManager.default.removeItem(at: source)
+            try? FileManager.default.removeItem(at: folder)
+        }
+        let original = try Store.open(.directory(source))
+        for _ in 0..<20 { try await original.enqueue(sampleWrite()) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let log = Storage.fileName + "-wal"
+        try FileManager.default.copyItem(
+            at: source.appendingPathComponent(log), to: folder.appendingPathComponent(log))
+        await original.close()
+
+        let store = try Store.open(.directory(folder))
+        #expect(try await store.allQueued().isEmpty)
+        try await store.enqueue(sampleWrite())
+        await store.close()
+        let reopened = try Store.open(.directory(folder))
+        #expect(try await reopened.queuedCount() == 1)
+        await reopened.close()
+    }
+}
