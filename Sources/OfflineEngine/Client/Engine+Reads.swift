@@ -220,6 +220,23 @@ extension Engine {
         if read.snapshots.value != snapshot {
             read.snapshots.send(snapshot)
         }
+        if composed.refetchIsDue { fetchAgainForSyncedWrite(key) }
+    }
+
+    /// A write that has synced would have moved into a live read's list a row read with other
+    /// columns (another list's `select("id,done")` row into a `select()` list, say); such a row
+    /// never joins the list, which is marked stale and fetched again instead.
+    ///
+    /// The fetch waits until the write has synced: while it is queued the server does not hold it,
+    /// so a fetch could not show the row, and offline it would only pause. Until then the list
+    /// shows its rows without that row. A refresh that is not Idle fetches again anyway (its answer
+    /// is refused if its request left before the write synced), so only an Idle one is woken, once.
+    private func fetchAgainForSyncedWrite(_ key: String) {
+        guard let read = live[key], let entry = lists[key], !entry.isStale,
+            read.refresher.state == .idle
+        else { return }
+        lists[key]?.isStale = true
+        read.refresher.markStale(.write)
     }
 
     /// Republishes every live read of a table, and the table's pending writes.
