@@ -125,20 +125,26 @@ extension Engine {
     // MARK: One-shot reads
 
     /// Fetches once and returns the rows with the overlay; offline or failing, returns what the
-    /// cache holds, and throws only when it holds nothing.
-    func fetchOnce(_ query: QueryDescription) async throws -> QueryResult {
+    /// cache holds, and throws only when it holds nothing. The result says where the rows came
+    /// from and whether a queued write changed them, as a snapshot does.
+    func fetchOnce(_ query: QueryDescription) async throws -> FetchResult {
         try await underway {
             try await loadLists(of: TableID(query))
             await waitForSessionToSettle()
+            var answered = false
             do {
                 guard connectivity.current != .offline else { throw ClientError.offline }
                 let (rows, tick) = try await fetchFromServer(query)
-                _ = try await applyAnswer(rows, query: query, requestTick: tick)
+                answered = try await applyAnswer(rows, query: query, requestTick: tick) == .applied
             } catch {
                 // Neither the server nor the cache can answer.
                 if lists[query.canonicalKey] == nil { throw error }
             }
-            return QueryResult(rows: composeRows(query).rows)
+            let composed = composeRows(query)
+            return FetchResult(
+                result: QueryResult(rows: composed.rows), isFromCache: !answered,
+                fetchedAt: lists[query.canonicalKey]?.fetchedAt,
+                hasPendingMutations: composed.hasPendingMutations)
         }
     }
 
