@@ -58,6 +58,37 @@ struct OverlayLimitsTests {
         #expect(shown.needsRefetch)
     }
 
+    @Test(
+        "limit: a row read with fewer columns never joins a select() list; the fetch is due once the write synced"
+    )
+    func narrowRowNeverJoinsFullList() {
+        let full = F.list(filters: [F.eq("done", "true")], rows: [["id": "d", "done": true, "title": "D"]])
+        let narrow = F.list(
+            select: "id,done", filters: [F.eq("done", "false")], rows: [["id": "a", "done": false]])
+        let update = F.write(.update, rows: [["done": true]], filters: [F.eq("id", "a")])
+        let queued = TestOverlay().read(
+            full, otherLists: [narrow], queue: [update], replayLog: [], ownerID: "alice")
+        #expect(queued.rows == full.rows)
+        #expect(!queued.hasPendingMutations)
+        #expect(queued.needsRefetch)
+        #expect(!queued.refetchIsDue)
+        let log = [ReplayEntry(tick: 1, mutation: update)]
+        let synced = TestOverlay().read(
+            full, otherLists: [narrow], queue: [], replayLog: log, ownerID: "alice")
+        #expect(synced.rows == full.rows)
+        #expect(synced.refetchIsDue)
+        var fetched = full
+        fetched.fetchTick = 2
+        let after = TestOverlay().read(
+            fetched, otherLists: [narrow], queue: [], replayLog: log, ownerID: "alice")
+        #expect(!after.needsRefetch)
+        // A row read with every column joins, as before.
+        let wide = F.list(filters: [F.eq("done", "false")], rows: [["id": "a", "done": false, "title": "A"]])
+        let joined = F.shown(full, [update], otherLists: [wide])
+        #expect(joined.rows == full.rows + [["id": "a", "done": true, "title": "A"]])
+        #expect(!joined.needsRefetch)
+    }
+
     @Test("limit: a row read with other options for a table it embeds never joins a list")
     func otherEmbedOptionsNeverJoin() {
         let select = "id,done,author:profiles(name)"

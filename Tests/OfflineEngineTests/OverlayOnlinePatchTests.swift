@@ -107,6 +107,26 @@ struct OverlayOnlinePatchTests {
         #expect(fits.lists == [.rows(narrow.rows + [["id": "n", "done": false]])])
     }
 
+    @Test("a row joins a select() list only when it carries every column the list reads; else it is stale")
+    func partialRowDoesNotJoinFullList() {
+        let narrow = F.list(
+            select: "id,done", filters: [F.eq("done", "false")], rows: [["id": "a", "done": false]])
+        let narrowAnswer = F.write(
+            .update, rows: [["done": true]], filters: [F.eq("id", "a")], returning: "id,done")
+        let partial = TestOverlay().patch(
+            narrowAnswer, returned: [["id": "a", "done": true]], into: [narrow, done])
+        #expect(partial.lists == [.rows([]), .stale])
+        // The whole row came back: it joins.
+        let fullAnswer = F.write(.update, rows: [["done": true]], filters: [F.eq("id", "a")], returning: "*")
+        let whole: [Row] = [["id": "a", "done": true, "title": "A"]]
+        let full = TestOverlay().patch(fullAnswer, returned: whole, into: [narrow, done])
+        #expect(full.lists == [.stale, .rows(done.rows + whole)])
+        // A row a select() list holds takes a narrow answer over its other columns, and joins whole.
+        let held = TestOverlay().patch(
+            narrowAnswer, returned: [["id": "a", "done": true]], into: [open, done])
+        #expect(held.lists == [.rows([]), .rows(done.rows + whole)])
+    }
+
     @Test("a list with aliases, casts, JSON paths or embeds takes no returned row: it is fetched again")
     func complexSelectStale() {
         let insert = F.write(.insert, rows: [["id": "n"]], returning: "*")

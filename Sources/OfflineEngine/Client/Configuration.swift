@@ -19,8 +19,30 @@ public struct Configuration: Sendable {
     public var clock: any Clock<Duration>
     /// Sends HTTP requests; tests inject their own.
     public var transport: any HTTPTransport
-    /// Runs before the stored session is read back; tests hold it to observe `.restoring`.
-    var sessionRestoreHook: (@Sendable () async -> Void)?
+    /// Supplies the session to start with, such as your auth client restoring its stored
+    /// session; `nil` (the default) reads back the session the client stored at the last sign-in.
+    ///
+    /// The client awaits it when it opens, without holding anything up: until it returns,
+    /// ``OfflineClient/session`` reads ``SessionState/restoring``, live reads show their cached
+    /// rows with ``RefreshState/refreshing`` and wait to fetch, and writes wait to learn their
+    /// owner. What it returns settles the session as a call of your own would: a session signs
+    /// that user in (``OfflineClient/signIn(_:)``, so a different user than the cache's owner
+    /// takes the cache over), `nil` signs out (``OfflineClient/signOut()``). If it throws (the
+    /// keychain is locked, the token refresh found no network), the client falls back to the
+    /// session it stored at the last sign-in, so an offline start keeps the user's cache and
+    /// queued writes; with none stored it is signed out. A ``OfflineClient/signIn(_:)`` or
+    /// ``OfflineClient/signOut()`` made before it returns wins over what it returns.
+    ///
+    /// ```swift
+    /// configuration.restoreSession = {
+    ///     // nil: nobody is signed in. A throw keeps the session the client stored.
+    ///     guard let restored = try await authClient.restoreStoredSession() else { return nil }
+    ///     return AuthSession(
+    ///         accessToken: restored.accessToken, refreshToken: restored.refreshToken,
+    ///         userID: restored.userID)
+    /// }
+    /// ```
+    public var restoreSession: (@Sendable () async throws -> AuthSession?)?
 
     /// A configuration with defaults for everything but the server and the key.
     public init(
@@ -31,7 +53,8 @@ public struct Configuration: Sendable {
         responseTrust: ResponseTrust = .any,
         networkAvailability: (any AsyncSequence<Bool, Never> & Sendable)? = nil,
         clock: any Clock<Duration> = ContinuousClock(),
-        transport: any HTTPTransport = URLSessionTransport()
+        transport: any HTTPTransport = URLSessionTransport(),
+        restoreSession: (@Sendable () async throws -> AuthSession?)? = nil
     ) {
         self.url = url
         self.apiKey = apiKey
@@ -41,5 +64,6 @@ public struct Configuration: Sendable {
         self.networkAvailability = networkAvailability
         self.clock = clock
         self.transport = transport
+        self.restoreSession = restoreSession
     }
 }

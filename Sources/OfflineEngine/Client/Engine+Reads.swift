@@ -135,20 +135,26 @@ extension Engine {
     // MARK: One-shot reads
 
     /// Fetches once and returns the rows with the overlay; offline or failing, returns what the
-    /// cache holds, and throws only when it holds nothing.
-    func fetchOnce(_ query: QueryDescription) async throws -> QueryResult {
+    /// cache holds, and throws only when it holds nothing. The result says where the rows came
+    /// from and whether a queued write changed them, as a snapshot does.
+    func fetchOnce(_ query: QueryDescription) async throws -> FetchResult {
         try await underway {
             try await loadLists(of: TableID(query))
             await waitForSessionToSettle()
+            var answered = false
             do {
                 guard connectivity.current != .offline else { throw ClientError.offline }
                 let (rows, tick) = try await fetchFromServer(query)
-                _ = try await applyAnswer(rows, query: query, requestTick: tick)
+                answered = try await applyAnswer(rows, query: query, requestTick: tick) == .applied
             } catch {
                 // Neither the server nor the cache can answer.
                 if lists[query.canonicalKey] == nil { throw error }
             }
-            return QueryResult(rows: composeRows(query).rows)
+            let composed = composeRows(query)
+            return FetchResult(
+                result: QueryResult(rows: composed.rows), isFromCache: !answered,
+                fetchedAt: lists[query.canonicalKey]?.fetchedAt,
+                hasPendingMutations: composed.hasPendingMutations)
         }
     }
 
@@ -231,6 +237,23 @@ extension Engine {
         if read.snapshots.value != snapshot {
             read.snapshots.send(snapshot)
         }
+        if composed.refetchIsDue { fetchAgainForSyncedWrite(key) }
+    }
+
+    /// A write that has synced would have moved into a live read's list a row read with other
+    /// columns (another list's `select("id,done")` row into a `select()` list, say); such a row
+    /// never joins the list, which is marked stale and fetched again instead.
+    ///
+    /// The fetch waits until the write has synced: while it is queued the server does not hold it,
+    /// so a fetch could not show the row, and offline it would only pause. Until then the list
+    /// shows its rows without that row. A refresh that is not Idle fetches again anyway (its answer
+    /// is refused if its request left before the write synced), so only an Idle one is woken, once.
+    private func fetchAgainForSyncedWrite(_ key: String) {
+        guard let read = live[key], let entry = lists[key], !entry.isStale,
+            read.refresher.state == .idle
+        else { return }
+        lists[key]?.isStale = true
+        read.refresher.markStale(.write)
     }
 
     /// Republishes every live read of a table, and the table's pending writes.

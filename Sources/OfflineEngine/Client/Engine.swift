@@ -109,10 +109,40 @@ actor Engine {
         restoreTask = Task { [weak self] in await self?.restoreSession() }
     }
 
-    /// Reads the stored session back and settles the session, unless the app signed in or out
-    /// meanwhile (its word wins over the stored one).
+    /// Settles the session the client starts with, unless the app signed in or out meanwhile
+    /// (its word wins over the restored one).
+    ///
+    /// With ``Configuration/restoreSession`` the app's answer settles it as the app's own call
+    /// would (a session signs in, taking the cache over for a new user; `nil` signs out); if that
+    /// throws, or without one, the session stored at the last sign-in is read back.
     func restoreSession() async {
-        await configuration.sessionRestoreHook?()
+        if let provider = configuration.restoreSession {
+            let restored: AuthSession?
+            do {
+                restored = try await provider()
+            } catch {
+                await settleStoredSession()
+                return
+            }
+            guard !closed, session.value == .restoring else { return }
+            do {
+                if let restored {
+                    try await signIn(restored)
+                } else {
+                    try await signOut()
+                }
+            } catch {
+                // The store failed after the session was sent: it stands, and nothing may wait
+                // for it forever.
+                if !closed { settleSession() }
+            }
+            return
+        }
+        await settleStoredSession()
+    }
+
+    /// Settles the session to the one stored at the last sign-in (signed out when none is).
+    private func settleStoredSession() async {
         let stored = try? await store.session()
         guard !closed, session.value == .restoring else { return }
         session.send(stored.map(SessionState.signedIn) ?? .signedOut)

@@ -193,7 +193,16 @@ extension ReadQuery {
 
     /// Reads once: from the server when it can, else the cached rows; both with the overlay.
     /// Throws only when the server cannot be reached and nothing is cached.
-    public func fetch() async throws -> QueryResult {
+    ///
+    /// The result carries the flags of a snapshot: ``FetchResult/isFromCache``,
+    /// ``FetchResult/fetchedAt`` and ``FetchResult/hasPendingMutations``:
+    ///
+    /// ```swift
+    /// let once = try await client.from("tasks").select().fetch()
+    /// let tasks = try once.decode([Task].self)
+    /// let syncing = once.hasPendingMutations   // a queued write changed these rows
+    /// ```
+    public func fetch() async throws -> FetchResult {
         guard let client else { throw ClientError.closed }
         return try await client.engine.fetchOnce(query)
     }

@@ -149,9 +149,28 @@ struct OnlinePatcher<Evaluator: RowFilterEvaluating> {
         query.filters.isEmpty ? .true : evaluator.evaluate(query.filters, on: row)
     }
 
+    /// Whether a laid row may join a list that does not hold it: a written row may (it carries
+    /// what was written); a returned one only when it carries every column the list reads.
     private func mayJoin(_ laid: Laid, _ query: QueryDescription) -> Bool {
         guard let columns = laid.returnedColumns else { return true }
         return readShape.mayJoin(ReadShape(query), rowColumns: columns)
+    }
+
+    /// Whether a laid row may be merged into a row the list holds: it carries only columns the
+    /// list reads (the held row has the rest).
+    private func mayPatch(_ laid: Laid, _ query: QueryDescription) -> Bool {
+        guard let columns = laid.returnedColumns else { return true }
+        return readShape.mayPatch(ReadShape(query), rowColumns: columns)
+    }
+
+    /// Whether a row another list holds, patched by `laid`, may join a list: together they carry
+    /// every column the list reads, and nothing it does not.
+    private func mayJoin(_ held: Held, patchedBy laid: Laid, _ query: QueryDescription) -> Bool {
+        var parts = [ReadShape.Part(shape: held.shape, columns: held.row.columns)]
+        if let columns = laid.returnedColumns {
+            parts.append(ReadShape.Part(shape: readShape, columns: columns))
+        }
+        return ReadShape.mayJoin(ReadShape(query), parts: parts)
     }
 
     /// Inserted or upserted rows laid into one cached list.
@@ -166,7 +185,7 @@ struct OnlinePatcher<Evaluator: RowFilterEvaluating> {
                 match = rows.firstIndex { keys.key(of: $0) == key }
             }
             if let match {
-                guard mayJoin(item, list.query) else { return .stale }
+                guard mayPatch(item, list.query) else { return .stale }
                 let merged = rows[match].merging(item.row)
                 if admits(merged, by: list.query) == .false {
                     rows.remove(at: match)
@@ -256,7 +275,7 @@ struct OnlinePatcher<Evaluator: RowFilterEvaluating> {
                 rows.append(row)
                 continue
             }
-            guard mayJoin(laid, list.query) else { return .stale }
+            guard mayPatch(laid, list.query) else { return .stale }
             let patched = row.merging(laid.row)
             if admits(patched, by: list.query) == .false {
                 changed = true
@@ -271,8 +290,8 @@ struct OnlinePatcher<Evaluator: RowFilterEvaluating> {
             let patched = other.row.merging(laid.row)
             guard admits(other.row, by: list.query) == .false, admits(patched, by: list.query) != .false
             else { continue }
-            let shapeFits = other.shape.mayJoin(ReadShape(list.query), rowColumns: other.row.columns)
-            guard shapeFits, mayJoin(laid, list.query) else { return .stale }
+            // A row may join only when it carries every column the list reads: else fetch again.
+            guard mayJoin(other, patchedBy: laid, list.query) else { return .stale }
             rows.append(patched)
             changed = true
         }

@@ -5,9 +5,18 @@ struct OverlayResult: Sendable, Hashable {
     var rows: [Row]
     /// Whether a queued write changed the rows (not merely whether one exists).
     var hasPendingMutations: Bool
-    /// Whether a row read with other columns than the list reads would have joined it, so the
-    /// list should be fetched again.
+    /// Whether a row read with other columns than the list reads (or with other embed options)
+    /// would have joined it, so the list must be fetched again to show it.
     var needsRefetch: Bool
+    /// Whether one of the writes behind `needsRefetch` has synced (a replayed write), so the
+    /// fetch is due now.
+    ///
+    /// Only then: while such a write waits in the queue, a fetch cannot show its row (the server
+    /// does not hold the write yet, so the row does not match the list) and a known-down network
+    /// would only pause it. Until the write syncs, the list shows its rows without that row and,
+    /// unless another queued write changed them, `hasPendingMutations` is false; the row shows
+    /// once the synced write's fetch answers.
+    var refetchIsDue = false
 }
 
 /// Lays writes over cached lists and patches accepted writes into them. Pure: no I/O, no
@@ -30,10 +39,11 @@ struct OverlayResult: Sendable, Hashable {
 ///   rows of the table's other cached lists (the most recently fetched version) and rows earlier
 ///   writes in the overlay made or moved out. Rows that join this way come after the list's rows,
 ///   in order of their keys. A row read by another list with other columns, or other embed
-///   options, does not join: `needsRefetch` is set instead.
+///   options, does not join: `needsRefetch` is set instead, and `refetchIsDue` once the write
+///   that would have moved it in has synced (the engine fetches the list again then).
 /// - Queued rows are written rows, not read ones: they join any list, with the columns written.
-///   Rows read (returned by the server, or held by another list) join only lists that read the
-///   same columns (`ReadShape`).
+///   Rows read (returned by the server, or held by another list) join only lists whose every
+///   column they carry (`ReadShape`): a `*` list takes only rows read with `*`.
 /// - An accepted write (`patch`): returned rows are merged over the sent row with the same key
 ///   (or the sent row in the same position when it has no key); with none returned the sent rows
 ///   are laid in. An UPDATE or DELETE without returned rows uses its filter on the rows cached
@@ -78,11 +88,15 @@ struct Overlay<Evaluator: RowFilterEvaluating>: Sendable {
         var working = OverlayWorkingList<Evaluator>(
             list: list, otherLists: otherLists, primaryKeys: primaryKeys, writes: laid.map(\.mutation))
         var pending = false
+        var refetchIsDue = false
         for (position, write) in laid.enumerated() {
+            let refetches = working.refetches
             if working.apply(writeAt: position) && write.isQueued { pending = true }
+            if working.refetches > refetches && !write.isQueued { refetchIsDue = true }
         }
         return OverlayResult(
-            rows: working.rows, hasPendingMutations: pending, needsRefetch: working.needsRefetch)
+            rows: working.rows, hasPendingMutations: pending, needsRefetch: working.needsRefetch,
+            refetchIsDue: refetchIsDue)
     }
 }
 

@@ -12,6 +12,9 @@ struct OverlayFold<Evaluator: RowFilterEvaluating> {
     /// The queued writes laid so far, oldest first.
     private var queuedIDs: [UUID]
     private var pending: Bool
+    /// Whether a replayed write would have moved in a row read with other columns (only
+    /// replayed writes make a fetch due, and they are all laid in `init`).
+    private var refetchIsDue: Bool
     /// Whether the rows of the table's other lists were laid in (they matter only to an UPDATE,
     /// which can move them into the list).
     let holdsOtherLists: Bool
@@ -26,9 +29,12 @@ struct OverlayFold<Evaluator: RowFilterEvaluating> {
             list: list, otherLists: otherLists, primaryKeys: primaryKeys, writes: replayed + queued,
             indexEveryRow: true)
         pending = false
+        refetchIsDue = false
         holdsOtherLists = !otherLists.isEmpty
         for position in 0..<(replayed.count + queued.count) {
+            let refetches = working.refetches
             if working.apply(writeAt: position) && position >= replayed.count { pending = true }
+            if working.refetches > refetches && position < replayed.count { refetchIsDue = true }
         }
         queuedIDs = queued.map(\.id)
     }
@@ -46,8 +52,11 @@ struct OverlayFold<Evaluator: RowFilterEvaluating> {
         return true
     }
 
-    /// The rows as they stand, and whether a queued write changed them.
+    /// The rows as they stand, whether a queued write changed them, and whether the list must be
+    /// fetched again.
     var result: OverlayResult {
-        OverlayResult(rows: working.rows, hasPendingMutations: pending, needsRefetch: working.needsRefetch)
+        OverlayResult(
+            rows: working.rows, hasPendingMutations: pending, needsRefetch: working.needsRefetch,
+            refetchIsDue: refetchIsDue)
     }
 }

@@ -32,9 +32,9 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     private var index: [String: Int]
     /// Keyed rows of the table the list does not hold (never a key in `index`).
     private var outside: [String: Outside]
-    /// Set when a row an UPDATE moved into the list was read with other columns, so it did
-    /// not join: the list must be fetched again.
-    private(set) var needsRefetch = false
+    /// How many times an UPDATE would have moved in a row read with other columns, which did
+    /// not join: the list must be fetched again (once that write has synced) to show it.
+    private(set) var refetches = 0
     /// Set once two of the list's rows share a key (an upsert matched by other conflict columns
     /// took another row's key, say): from then on rows are found by scanning, not by the index.
     private var hasDuplicateKeys = false
@@ -109,6 +109,9 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
 
     /// The list's rows now.
     var rows: [Row] { slots.rows }
+
+    /// Whether a row a write would have moved in did not join, so the list must be fetched again.
+    var needsRefetch: Bool { refetches > 0 }
 
     /// Lays one more write over the list, after those it was made with; returns whether the
     /// list's rows changed. Needs a list made with `indexEveryRow`, whose index holds every key.
@@ -209,7 +212,7 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
                     changed = true
                     continue
                 }
-                needsRefetch = true
+                refetches += 1
             }
             if index[newKey] == nil { outside[newKey] = Outside(row: patched, origin: known.origin) }
         }

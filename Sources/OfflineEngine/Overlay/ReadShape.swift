@@ -32,10 +32,38 @@ struct ReadShape: Sendable, Hashable {
     /// What this shape's `select` asks for.
     var columns: Columns { ReadShape.columns(of: select) }
 
+    /// One part of a row a list may take: what it was read with, and the columns it carries.
+    struct Part: Sendable, Hashable {
+        /// The shape it was read with.
+        var shape: ReadShape
+        /// The columns it carries.
+        var columns: Set<String>
+    }
+
     /// Whether a row read with this shape (carrying `rowColumns`) may join a list read with
-    /// `list`: the same shape, or a plain read whose columns are what the list reads (any plain
-    /// row for a `*` list). A list with embed options only takes rows read with the same ones.
+    /// `list`: it must carry every column the list reads and nothing else. That is the same
+    /// shape, or a plain read whose columns are the list's; a `*` list takes only rows read with
+    /// `*`, since no other read is known to carry every column. A list with embed options only
+    /// takes rows read with the same ones.
     func mayJoin(_ list: ReadShape, rowColumns: Set<String>) -> Bool {
+        ReadShape.mayJoin(list, parts: [Part(shape: self, columns: rowColumns)])
+    }
+
+    /// Whether a row made of `parts` (each laid over the ones before it) may join a list read
+    /// with `list`: every part carries only columns the list reads, and together they carry every
+    /// one of them (for a `*` list: one part was read with `*`, or with the list's own shape).
+    static func mayJoin(_ list: ReadShape, parts: [Part]) -> Bool {
+        guard !parts.isEmpty,
+            parts.allSatisfy({ $0.shape.mayPatch(list, rowColumns: $0.columns) })
+        else { return false }
+        if parts.contains(where: { $0.shape.covers(list, rowColumns: $0.columns) }) { return true }
+        guard case .named(let names) = list.columns else { return false }
+        return names.isSubset(of: parts.reduce(into: Set<String>()) { $0.formUnion($1.columns) })
+    }
+
+    /// Whether a row read with this shape (carrying `rowColumns`) may be laid over a row `list`
+    /// holds: it carries only columns the list reads, under the names the list reads them.
+    func mayPatch(_ list: ReadShape, rowColumns: Set<String>) -> Bool {
         if self == list { return true }
         if !list.embedParameters.isEmpty { return false }
         if case .complex = columns { return false }
@@ -43,7 +71,21 @@ struct ReadShape: Sendable, Hashable {
         case .all:
             return true
         case .named(let names):
-            return names == rowColumns
+            return rowColumns.isSubset(of: names)
+        case .complex:
+            return false
+        }
+    }
+
+    /// Whether a row read with this shape (carrying `rowColumns`) carries every column `list`
+    /// reads.
+    private func covers(_ list: ReadShape, rowColumns: Set<String>) -> Bool {
+        if self == list { return true }
+        switch list.columns {
+        case .all:
+            return columns == .all
+        case .named(let names):
+            return names.isSubset(of: rowColumns)
         case .complex:
             return false
         }

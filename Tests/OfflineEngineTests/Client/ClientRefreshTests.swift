@@ -127,7 +127,12 @@ struct ClientRefreshTests {
         let gate = Gate()
         let second = try await ClientFixture(
             storage: .directory(folder), signedInAs: nil, server: first.server, probe: ServerProbe()
-        ) { $0.sessionRestoreHook = { await gate.wait() } }
+        ) {
+            $0.restoreSession = {
+                await gate.wait()
+                return ClientFixture.session("user-1")
+            }
+        }
         let session = try await firstValue(of: second.client.session) { _ in true }
         #expect(session == .restoring)
         let stream = second.client.from("tasks").select().snapshots()

@@ -5,7 +5,9 @@ import Testing
 
 @Suite("Session, clearing and closing")
 struct ClientSessionTests {
-    @Test("the session stream starts restoring, then settles to the stored session")
+    @Test(
+        "the session stream starts restoring, then settles to the stored session when the app's restore throws"
+    )
     func sessionRestores() async throws {
         let folder = clientStoreFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -14,7 +16,12 @@ struct ClientSessionTests {
         let gate = Gate()
         let second = try await ClientFixture(
             storage: .directory(folder), signedInAs: nil, server: first.server, probe: ServerProbe()
-        ) { $0.sessionRestoreHook = { await gate.wait() } }
+        ) {
+            $0.restoreSession = {
+                await gate.wait()
+                throw RestoreFailure()
+            }
+        }
         let log = AsyncLog<SessionState>()
         let reader = collect(second.client.session, into: log)
         #expect(await log.values(atLeast: 1) == [.restoring])
