@@ -139,15 +139,17 @@ extension Engine {
     /// Lays a write the server accepted at once into every cached list of its table (or marks
     /// them stale where its effect cannot be worked out), and moves the table's mark forward.
     func patchAccepted(_ mutation: Mutation, returned: [Row], requestTick: Int64) async throws {
-        guard requestTick >= clearedAt, requestTick >= ownerChangedAt, !closed else { return }
         let table = TableID(mutation)
         try await loadLists(of: table)
+        let tick = try await advanceMark(of: table)
+        // After the awaits, with none until the lists are patched: a clear or a new owner since the
+        // request left wins, and the patch is laid over the lists as they are now.
+        guard requestTick >= clearedAt, requestTick >= ownerChangedAt, !closed else { return }
         let keys = lists.keys.filter { lists[$0].map { TableID($0.list.query) == table } ?? false }.sorted()
         let uncached = live.values.filter { TableID($0.query) == table && lists[$0.key] == nil }
         let result = overlay.patch(
             mutation, returned: mutation.returning == nil ? nil : returned,
             into: keys.compactMap { lists[$0]?.list }, uncachedReads: uncached.map(\.query))
-        let tick = try await advanceMark(of: table)
         var changed = [StoredList]()
         for (key, patch) in zip(keys, result.lists) {
             apply(patch, to: key, query: lists[key]?.list.query, tick: tick, changed: &changed)
