@@ -205,7 +205,11 @@ final class RefreshHarness: Sendable {
         refresher = Refresher(
             environment: environment,
             fetch: { try await fetch() },
-            onStateChange: { state in states.append(state) }
+            // The harness logs changes of state; a report after an attempt that left the state as
+            // it was is not one.
+            report: { state in
+                if states.values.last != state { states.append(state) }
+            }
         )
     }
 

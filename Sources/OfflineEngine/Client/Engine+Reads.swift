@@ -54,18 +54,18 @@ extension Engine {
                 guard let self else { throw CancellationError() }
                 return try await self.refreshFetch(key)
             },
-            onStateChange: { [weak self] _ in
-                guard let self else { return }
-                Task { await self.refreshChanged(for: key) }
+            report: { [weak self] state in
+                await self?.refreshReported(state, for: key)
             })
     }
 
-    /// Publishes a live read's refresh state. Each report of the refresher hops here in a task
-    /// of its own, and such hops may arrive out of order, so the state published is the
-    /// refresher's latest, not the one the hop carried.
-    func refreshChanged(for key: String) {
+    /// Publishes a live read's refresh state, and with it the rows its own attempt wrote, which
+    /// were held back for this report (see `applyAnswer`): one snapshot, not "refreshing, new
+    /// rows" then "idle, the same rows". Reports arrive in order, awaited by the refresh.
+    func refreshReported(_ state: RefreshState, for key: String) {
         guard var read = live[key] else { return }
-        read.refresh = read.refresher.state
+        read.refresh = state
+        read.awaitsReport = false
         live[key] = read
         publish(key)
     }
@@ -75,7 +75,7 @@ extension Engine {
         guard let read = live[key] else { throw CancellationError() }
         return try await underway {
             let (rows, tick) = try await fetchFromServer(read.query)
-            return try await applyAnswer(rows, query: read.query, requestTick: tick)
+            return try await applyAnswer(rows, query: read.query, requestTick: tick, answering: key)
         }
     }
 
@@ -95,10 +95,12 @@ extension Engine {
         return (try ResponseDecoding.rows(from: response), tick)
     }
 
-    /// Writes an answer to the cache unless a rule of the refresh lifecycle refuses it.
-    func applyAnswer(_ rows: [Row], query: QueryDescription, requestTick tick: Int64) async throws
-        -> FetchOutcome
-    {
+    /// Writes an answer to the cache unless a rule of the refresh lifecycle refuses it. The
+    /// answer of a live read's own refresh (`answering`) reaches that read's readers with the
+    /// state the refresh then reports; the table's other reads are published at once.
+    func applyAnswer(
+        _ rows: [Row], query: QueryDescription, requestTick tick: Int64, answering: String? = nil
+    ) async throws -> FetchOutcome {
         let table = TableID(query)
         if closed { return .refused(askAgain: false) }
         // While a clear waits for the store, every answer is refused; the clear marks the reads
@@ -128,6 +130,7 @@ extension Engine {
         lists[key] = entry
         live[key]?.answered = true
         try await retireReplayed(of: table)
+        if let answering { live[answering]?.awaitsReport = true }
         publish(table)
         return .applied
     }
@@ -224,7 +227,7 @@ extension Engine {
 
     /// Recomputes and publishes the snapshot of one live read (equal snapshots are not sent).
     func publish(_ key: String, writes: TableWrites? = nil) {
-        guard let read = live[key] else { return }
+        guard let read = live[key], !read.awaitsReport else { return }
         let entry = lists[key]
         let composed = composeRows(read.query, key: key, writes: writes)
         let hasRows = entry != nil || !composed.rows.isEmpty

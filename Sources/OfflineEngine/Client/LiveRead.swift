@@ -20,4 +20,7 @@ struct LiveRead: Sendable {
     /// Whether the server has answered since the read started (so the rows are not only the
     /// device's).
     var answered: Bool
+    /// The read's own refresh wrote an answer that its next report publishes, with the state
+    /// the refresh ends in; until then the read is not published.
+    var awaitsReport = false
 }

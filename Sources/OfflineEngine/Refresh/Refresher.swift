@@ -22,22 +22,24 @@ final class Refresher: Sendable {
 
     private let fetch: Fetch
     private let environment: RefreshEnvironment
-    private let onStateChange: @Sendable (RefreshState) -> Void
+    private let report: @Sendable (RefreshState) async -> Void
     private let signals: AsyncStream<Signal>
     private let inbox: AsyncStream<Signal>.Continuation
     private let started = Mutex(false)
     private let latest = Mutex(RefreshState.refreshing)
 
-    /// A refresher that calls `fetch` for each attempt and reports every change of state to
-    /// `onStateChange` (in order, from one task, the first being `.refreshing` when it starts).
+    /// A refresher that calls `fetch` for each attempt and awaits `report` with the state after
+    /// every change of state and after every attempt (in order, from the refresh's own task, the
+    /// first being `.refreshing` when it starts). An attempt's answer and the state it ends in
+    /// reach the report together, so a reader sees them in one snapshot.
     init(
         environment: RefreshEnvironment,
         fetch: @escaping Fetch,
-        onStateChange: @escaping @Sendable (RefreshState) -> Void
+        report: @escaping @Sendable (RefreshState) async -> Void
     ) {
         self.fetch = fetch
         self.environment = environment
-        self.onStateChange = onStateChange
+        self.report = report
         (signals, inbox) = AsyncStream.makeStream(of: Signal.self, bufferingPolicy: .unbounded)
     }
 
@@ -71,9 +73,9 @@ final class Refresher: Sendable {
                 for await _ in sessionSettled { inbox.yield(.event(.sessionSettled)) }
             }
             var loop = Loop(refresher: self)
-            loop.process(.start(sessionRestoring: restoring))
+            await loop.process(.start(sessionRestoring: restoring))
             for await signal in signals {
-                loop.receive(signal)
+                await loop.receive(signal)
             }
             // The stream ends when this task is cancelled: stop the watchers, the wait, the attempt.
             group.cancelAll()
@@ -95,39 +97,46 @@ final class Refresher: Sendable {
             self.machine = RefreshStateMachine(schedule: refresher.environment.schedule)
         }
 
-        mutating func receive(_ signal: Signal) {
+        mutating func receive(_ signal: Signal) async {
             switch signal {
             case .event(let event):
-                process(event)
+                await process(event)
             case .waitElapsed(let token):
                 // A wait that was cut short may have fired before it was cancelled.
                 guard token == self.token, wait != nil else { return }
                 wait = nil
-                process(.waitElapsed)
+                await process(.waitElapsed)
             case .attemptEnded(let token, let event):
                 guard token == self.token, attempt != nil else { return }
                 attempt = nil
-                process(event)
+                // The attempt's answer is reported with the state it ends in, changed or not.
+                if await !process(event) {
+                    await refresher.report(refresher.state)
+                }
             }
         }
 
-        mutating func process(_ event: RefreshStateMachine.Event) {
+        /// Runs the machine on an event; returns whether a state was reported.
+        @discardableResult
+        mutating func process(_ event: RefreshStateMachine.Event) async -> Bool {
             var step = machine.handle(event)
+            var reported = false
             while true {
                 if let state = step.publish {
                     refresher.latest.withLock { $0 = state }
-                    refresher.onStateChange(state)
+                    await refresher.report(state)
+                    reported = true
                 }
                 switch step.next {
                 case .carryOn:
-                    return
+                    return reported
                 case .waitForSignal:
                     endWait()
-                    return
+                    return reported
                 case .wait(let delay):
                     endWait()
                     startWait(delay)
-                    return
+                    return reported
                 case .attempt:
                     endWait()
                     if refresher.environment.connectivity() == .offline {
@@ -139,7 +148,7 @@ final class Refresher: Sendable {
                         continue
                     }
                     startAttempt()
-                    return
+                    return reported
                 }
             }
         }
