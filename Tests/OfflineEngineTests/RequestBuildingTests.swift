@@ -279,11 +279,6 @@ struct RequestBuildingTests {
         #expect(request.body.map { String(decoding: $0, as: UTF8.self) } == testCase.body)
     }
 
-    @Test("there are at least 40 request cases")
-    func enoughCases() {
-        #expect(requestCases.count >= 40)
-    }
-
     @Test("the REST root keeps a path prefix and drops a trailing slash")
     func restRoot() throws {
         let nested = RESTEndpoint(url: URL(string: "http://localhost:54321/")!, apiKey: "k")

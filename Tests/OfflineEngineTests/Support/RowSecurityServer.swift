@@ -80,7 +80,7 @@ actor RowSecurityServer: HTTPTransport {
     let ownerColumn: String
     private let apiKey: String
     private let rates: FaultRates
-    private var random: SplitMix64
+    private var random: SeededRandom
     private let onWrite: @Sendable (Sighting) -> Void
 
     private var rows: [String: Row] = [:]
@@ -102,7 +102,7 @@ actor RowSecurityServer: HTTPTransport {
         self.ownerColumn = ownerColumn
         self.apiKey = apiKey
         rates = faults
-        random = SplitMix64(seed: seed)
+        random = SeededRandom(seed: seed)
         self.onWrite = onWrite
     }
 
@@ -126,7 +126,7 @@ actor RowSecurityServer: HTTPTransport {
         let fault = drawFault()
         if let fault { faults[fault, default: 0] += 1 }
         switch fault {
-        case .unavailable: return Self.unavailable(retryAfter: random.chance(0.5))
+        case .unavailable: return Self.unavailable(retryAfter: random.chance(probability: 0.5))
         case .proxyPage: return Self.page(status: 520, "520: Web server is returning an unknown error")
         case .portalPage: return Self.page(status: 200, "Sign in to continue to the Wi-Fi network")
         case .lostAfterApplying, .portalPageAfterApplying, nil: break

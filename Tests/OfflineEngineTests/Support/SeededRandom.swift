@@ -1,5 +1,7 @@
+import Foundation
+
 /// A deterministic random source (SplitMix64), so a failing sequence can be replayed by seed.
-struct SeededRandom: RandomNumberGenerator {
+struct SeededRandom: RandomNumberGenerator, Sendable {
     var state: UInt64
 
     mutating func next() -> UInt64 {
@@ -13,4 +15,27 @@ struct SeededRandom: RandomNumberGenerator {
     mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &self) < percent }
 
     mutating func pick<T>(_ choices: [T]) -> T { choices[Int.random(in: 0..<choices.count, using: &self)] }
+
+    /// True with the given probability (0...1).
+    mutating func chance(probability: Double) -> Bool {
+        Double.random(in: 0..<1, using: &self) < probability
+    }
+
+    /// A version-4 UUID made from this source.
+    mutating func uuid() -> UUID {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255, using: &self) }
+        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
+    }
+}
+
+extension SeededRandom {
+    /// A source that makes the same choices again for the same seed.
+    init(seed: UInt64) { self.init(state: seed) }
 }

@@ -136,7 +136,7 @@ struct UserSoak: Sendable {
     /// One writer: `count` writes, each an insert of a new row of the signed-in user, or an
     /// update or delete of one of its earlier rows of that user.
     private func writer(_ index: Int, count: Int, _ context: Context) async -> [SoakWrite] {
-        var random = SplitMix64(seed: settings.seed &+ 0x1_0000 &* UInt64(index + 1))
+        var random = SeededRandom(seed: settings.seed &+ 0x1_0000 &* UInt64(index + 1))
         // The writer's rows in a known state (not deleted, no call on them threw), per owner.
         var rows: [String: [(key: String, value: String)]] = [:]
         var log: [SoakWrite] = []
@@ -204,7 +204,7 @@ struct UserSoak: Sendable {
     /// Every few writes: signs the other user in (holding the lease exclusively), or takes the
     /// network down or up, or both.
     private func switcher(_ context: Context) async throws -> Moves {
-        var random = SplitMix64(seed: settings.seed ^ 0x5EED_5EED)
+        var random = SeededRandom(seed: settings.seed ^ 0x5EED_5EED)
         var moves = Moves()
         var reached = 0
         var offline = false
