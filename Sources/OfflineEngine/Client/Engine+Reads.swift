@@ -19,9 +19,9 @@ extension Engine {
                     refresh: .refreshing)
                 live[key] = LiveRead(
                     key: key, query: query, snapshots: StateBroadcast(initial), refresher: refresher,
-                    task: nil, readers: 0, refresh: .refreshing, answered: false)
+                    readers: 0, refresh: .refreshing, answered: false)
                 publish(key)
-                live[key]?.task = Task { await refresher.run() }
+                background.run { await refresher.run() }
             }
             live[key]?.readers += 1
             guard let read = live[key] else { throw ClientError.closed }
@@ -37,7 +37,7 @@ extension Engine {
             live[key] = read
             return
         }
-        read.task?.cancel()
+        read.refresher.stop()
         live[key] = nil
         folds[key] = nil
     }
@@ -285,7 +285,7 @@ extension Engine {
         queuedSincePublish.insert(table)
         guard !queuedPublishScheduled else { return }
         queuedPublishScheduled = true
-        Task { self.publishQueued() }
+        background.run { [weak self] in await self?.publishQueued() }
     }
 
     /// Publishes the tables with writes queued since they were last published.

@@ -60,11 +60,10 @@ actor Engine {
 
     let replayWork = SignalHub()
     let replayUrgent = SignalHub()
-    var replayTask: Task<Void, Never>?
-    var restoreTask: Task<Void, Never>?
+    /// The replay loop, the watchers, the restore and the refreshes, as child tasks.
+    let background = BackgroundWork()
     /// Calls waiting for the stored session to be read back.
     var sessionWaiters: [CheckedContinuation<Void, Never>] = []
-    var watcherTasks: [Task<Void, Never>] = []
     var closed = false
 
     struct QueuedEntry: Sendable {
@@ -106,7 +105,7 @@ actor Engine {
         startWatchers()
         // The stored session is read back while the client is already usable: until it settles
         // the session reads `.restoring`, live reads show their cached rows and wait to refresh.
-        restoreTask = Task { [weak self] in await self?.restoreSession() }
+        background.run { [weak self] in await self?.restoreSession() }
     }
 
     /// Settles the session the client starts with, unless the app signed in or out meanwhile
@@ -171,14 +170,9 @@ actor Engine {
     private func startWatchers() {
         if let availability = configuration.networkAvailability {
             let monitor = connectivity
-            watcherTasks.append(Task { await monitor.follow(availability) })
+            background.run { await monitor.follow(availability) }
         }
-        let cameBack = connectivity.networkCameBack()
-        watcherTasks.append(
-            Task { [weak self] in
-                for await _ in cameBack { await self?.wakeReplay(urgent: true) }
-            })
-        replayTask = Task { [weak self] in await self?.runReplayLoop() }
+        background.run { [weak self] in await self?.runReplayLoop() }
     }
 
     // MARK: Ticks and marks
@@ -232,13 +226,10 @@ actor Engine {
         // Refreshes are not the app's calls: they stop first, so close never waits on a retry.
         let reads = Array(live.values)
         live = [:]
-        for read in reads { read.task?.cancel() }
+        for read in reads { read.refresher.stop() }
         if callsUnderway > 0 {
             await withCheckedContinuation { closeWaiters.append($0) }
         }
-        replayTask?.cancel()
-        restoreTask?.cancel()
-        for task in watcherTasks { task.cancel() }
         for read in reads { read.snapshots.finish() }
         session.finish()
         pendingCount.finish()
@@ -248,7 +239,7 @@ actor Engine {
         replayWork.finish()
         replayUrgent.finish()
         connectivity.close()
-        await replayTask?.value
+        await background.stop()
         await store.close()
     }
 }

@@ -1,7 +1,8 @@
 import Streams
 
 /// One live query shared by all its readers: its latest snapshot, its refresh, and how many
-/// readers hold it. The refresh runs while at least one reader does.
+/// readers hold it. The refresh runs (a child of the engine's background work) while at least
+/// one reader does.
 struct LiveRead: Sendable {
     /// The query's canonical key.
     let key: String
@@ -11,8 +12,6 @@ struct LiveRead: Sendable {
     let snapshots: StateBroadcast<QuerySnapshot, Never>
     /// The refresh loop behind this read.
     let refresher: Refresher
-    /// The task running the refresher; cancelled when the last reader leaves.
-    var task: Task<Void, Never>?
     /// How many readers hold this read.
     var readers: Int
     /// How the refresh stands.

@@ -3,8 +3,8 @@ import Synchronization
 /// Keeps one live read's rows fresh: asks the server until it answers, retries on the schedule,
 /// waits for the network or the session instead of failing, and reports each ``RefreshState``.
 ///
-/// Usage: make one per live read, run ``run()`` in a task of the read's pipeline, and cancel that
-/// task to stop it; ``run()`` returns only after its retry wait and its attempt have ended, so no
+/// Usage: make one per live read, run ``run()`` in a child task of the read's owner, and call
+/// ``stop()`` (or cancel that task) to stop it; ``run()`` returns only after its retry wait and its attempt have ended, so no
 /// task or clock sleeper is left behind. ``markStale(_:)`` may be called from anywhere.
 final class Refresher: Sendable {
     /// One refresh attempt: asks the server, writes what may be written, and says what became of
@@ -52,8 +52,14 @@ final class Refresher: Sendable {
         inbox.yield(.event(.markedStale(reason)))
     }
 
-    /// Runs the refresh until the calling task is cancelled; runs once per refresher (a second
-    /// call returns at once).
+    /// Ends ``run()``: its wait and attempt are cancelled and awaited before it returns. A
+    /// refresher stopped before it runs returns at once when it does.
+    func stop() {
+        inbox.finish()
+    }
+
+    /// Runs the refresh until ``stop()`` or until the calling task is cancelled; runs once per
+    /// refresher (a second call returns at once).
     func run() async {
         let first = started.withLock { started in
             defer { started = true }

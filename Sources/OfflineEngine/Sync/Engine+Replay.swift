@@ -1,8 +1,8 @@
 import Foundation
 
 extension Engine {
-    /// Wakes the replay loop: `urgent` (the network came back, the session changed) also cuts a
-    /// retry wait short; a new write only wakes an idle loop.
+    /// Wakes the replay loop: `urgent` (the session changed) also cuts a retry wait short; a new
+    /// write only wakes an idle loop. The network coming back wakes it through the monitor.
     func wakeReplay(urgent: Bool) {
         replayWork.fire()
         if urgent { replayUrgent.fire() }
@@ -14,17 +14,19 @@ extension Engine {
     func runReplayLoop() async {
         var failures = 0
         while !Task.isCancelled && !closed {
-            // Subscribe before the pass, so a signal that arrives during it is not lost.
+            // Subscribe before the pass, so a signal that arrives during it is not lost, and one
+            // from before it (already acted on by this pass) does not cut its wait short.
             let work = replayWork.stream()
             let urgent = replayUrgent.stream()
             let settled = sessionSettled.stream()
+            let cameBack = connectivity.networkCameBack()
             let end = await replayPass()
             switch end {
             case .drained:
                 failures = 0
-                await Self.waitForSignal([work, urgent], orDelay: nil, clock: configuration.clock)
+                await Self.waitForSignal([work, urgent, cameBack], orDelay: nil, clock: configuration.clock)
             case .blocked:
-                await Self.waitForSignal([urgent], orDelay: nil, clock: configuration.clock)
+                await Self.waitForSignal([urgent, cameBack], orDelay: nil, clock: configuration.clock)
             case .waitForSession:
                 // The session was refused: only a change of session (not the network) may help.
                 await Self.waitForSignal([settled], orDelay: nil, clock: configuration.clock)
@@ -32,7 +34,7 @@ extension Engine {
                 failures += 1
                 let scheduled = RetrySchedule.standard.delay(afterFailure: failures)
                 let delay = max(scheduled, after ?? .zero)
-                await Self.waitForSignal([urgent], orDelay: delay, clock: configuration.clock)
+                await Self.waitForSignal([urgent, cameBack], orDelay: delay, clock: configuration.clock)
             }
         }
     }

@@ -89,8 +89,11 @@ struct ClientSessionRestoreTests {
         _ = try await withTimeout(10) { await gate.arrivals.values(atLeast: 1) }
         try await second.client.signIn(ClientFixture.session("user-2"))
         gate.open()
-        await second.client.engine.restoreTask?.value
         #expect(try await firstValue(of: second.client.session) { _ in true }.userID == "user-2")
+        // Closing waits for the restore to end: what it returned did not sign user-1 in.
         await second.client.close()
+        let store = try Store.open(.directory(folder))
+        #expect(try await store.session()?.userID == "user-2")
+        await store.close()
     }
 }
