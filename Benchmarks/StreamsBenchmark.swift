@@ -2,19 +2,21 @@ import Streams
 
 /// Throughput of the Streams operators against plain `AsyncStream` pipelines in the same process.
 enum StreamsBenchmark {
-    private static let elementCount = 1_000_000
+    static let elementCount = 1_000_000
     private static let multicastEventCount = 200_000
-    private static let readerCount = 16
+    static let readerCount = 16
 
     /// Runs every streams benchmark and prints one JSON object per line.
     static func run() async {
         await mapDistinct()
         await merge2()
         await multicast16()
+        await scanRunningSum()
+        await share16()
     }
 
     /// A non-suspending source yielding `index / 2` for `index` in `0..<count`: each value twice.
-    private struct RepeatingSource: AsyncSequence, Sendable {
+    struct RepeatingSource: AsyncSequence, Sendable {
         typealias Element = Int
         typealias Failure = Never
 
@@ -208,7 +210,7 @@ enum StreamsBenchmark {
     }
 
     /// Runs `body` in a detached task (off the main actor) and returns its duration and result.
-    private static func measure(
+    static func measure(
         _ body: @escaping @Sendable () async -> Int
     ) async -> (seconds: Double, result: Int) {
         await Task.detached {
@@ -222,7 +224,7 @@ enum StreamsBenchmark {
         }.value
     }
 
-    private static func report(
+    static func report(
         _ name: String,
         processed: Int,
         seconds: Double,

@@ -1,1 +1,0 @@
-// Operators live in their own files.
