@@ -15,7 +15,7 @@ actor Engine {
     let transport: RetryingTransport
     nonisolated let connectivity: ConnectivityMonitor
     nonisolated let session: StateBroadcast<SessionState, Never>
-    nonisolated let sessionSettled = SignalHub()
+    nonisolated let sessionSettled = Signal()
     nonisolated let pendingCount: StateBroadcast<Int, Never>
     nonisolated let rejectedWrites: StateBroadcast<[RejectedMutation], Never>
     let overlay: Overlay<FilterEvaluator>
@@ -58,8 +58,8 @@ actor Engine {
     var callsUnderway = 0
     var closeWaiters: [CheckedContinuation<Void, Never>] = []
 
-    let replayWork = SignalHub()
-    let replayUrgent = SignalHub()
+    let replayWork = Signal()
+    let replayUrgent = Signal()
     /// The replay loop, the watchers, the restore and the refreshes, as child tasks.
     let background = BackgroundWork()
     /// Calls waiting for the stored session to be read back.
