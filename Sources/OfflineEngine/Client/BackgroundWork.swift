@@ -22,9 +22,12 @@ final class BackgroundWork: Sendable {
         }
     }
 
-    /// Runs `job` as a child task of the group; after ``stop()`` it is dropped.
-    func run(_ job: @escaping Job) {
-        inbox.yield(job)
+    /// Runs `job` as a child task of the group; returns `false` when ``stop()`` has begun and the
+    /// job was dropped.
+    @discardableResult
+    func run(_ job: @escaping Job) -> Bool {
+        if case .terminated = inbox.yield(job) { return false }
+        return true
     }
 
     /// Takes no more work, cancels every job, and returns once all of them have ended.
@@ -32,5 +35,43 @@ final class BackgroundWork: Sendable {
         inbox.finish()
         runner.cancel()
         await runner.value
+    }
+
+    /// Runs `forward` as a child task until it ends or the reader of `continuation`'s stream
+    /// stops (cancels its loop or drops the stream); then the stream is finished. After
+    /// ``stop()`` the stream fails with ``ClientError/closed`` at once.
+    func forward<Element>(
+        until continuation: AsyncThrowingStream<Element, any Error>.Continuation,
+        _ forward: @escaping @Sendable () async -> Void
+    ) {
+        let stopped = Self.stopped(continuation)
+        let taken = run {
+            await Self.run(forward, until: stopped)
+            continuation.finish()
+        }
+        if !taken { continuation.finish(throwing: ClientError.closed) }
+    }
+
+    /// Ends when the reader of `continuation`'s stream stops. Made when the stream is, so a reader
+    /// that stops before the work starts is not missed.
+    static func stopped<Element, Failure>(
+        _ continuation: AsyncThrowingStream<Element, Failure>.Continuation
+    ) -> AsyncStream<Void> {
+        let (stopped, stop) = AsyncStream.makeStream(of: Void.self)
+        continuation.onTermination = { _ in stop.finish() }
+        return stopped
+    }
+
+    /// Runs `work` until it ends or `stopped` ends, whichever is first; the other is cancelled
+    /// and awaited.
+    static func run(_ work: @escaping @Sendable () async -> Void, until stopped: AsyncStream<Void>) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await work() }
+            group.addTask {
+                for await _ in stopped {}
+            }
+            await group.next()
+            group.cancelAll()
+        }
     }
 }

@@ -137,7 +137,7 @@ public final class OfflineClient: Sendable {
         }
         let (stream, continuation) = AsyncThrowingStream.makeStream(
             of: Source.Element.self, bufferingPolicy: .bufferingNewest(1))
-        let task = Task {
+        engine.background.forward(until: continuation) {
             do {
                 for try await value in await source() {
                     continuation.yield(value)
@@ -147,7 +147,6 @@ public final class OfflineClient: Sendable {
                 continuation.finish(throwing: error)
             }
         }
-        continuation.onTermination = { _ in task.cancel() }
         return stream
     }
 
@@ -160,7 +159,8 @@ public final class OfflineClient: Sendable {
         let key = query.canonicalKey
         let (stream, continuation) = AsyncThrowingStream.makeStream(
             of: QuerySnapshot.self, bufferingPolicy: .bufferingNewest(1))
-        let task = Task {
+        let stopped = BackgroundWork.stopped(continuation)
+        let taken = engine.background.run {
             let broadcast: StateBroadcast<QuerySnapshot, Never>
             do {
                 broadcast = try await engine.attach(query)
@@ -168,13 +168,16 @@ public final class OfflineClient: Sendable {
                 continuation.finish(throwing: error)
                 return
             }
-            for await snapshot in broadcast.values() {
-                continuation.yield(snapshot)
-            }
+            await BackgroundWork.run(
+                {
+                    for await snapshot in broadcast.values() {
+                        continuation.yield(snapshot)
+                    }
+                }, until: stopped)
             continuation.finish()
             await engine.detach(key)
         }
-        continuation.onTermination = { _ in task.cancel() }
+        if !taken { continuation.finish(throwing: ClientError.closed) }
         return stream
     }
 }
