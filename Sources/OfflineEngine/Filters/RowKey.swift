@@ -37,7 +37,7 @@ public struct PrimaryKeys: Sendable, Hashable {
 extension RowKey {
     /// A key value as text: UUIDs in lower case, so a key written in capitals matches the same key
     /// sent back in lower case; other strings and numbers as they are.
-    static func normalised(_ value: JSONValue) -> String? {
+    package static func normalised(_ value: JSONValue) -> String? {
         switch value {
         case .string(let text):
             return normalised(text: text)
