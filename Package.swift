@@ -49,6 +49,12 @@ let package = Package(
             name: "OfflineEngineTestingTests",
             dependencies: ["OfflineEngine", "OfflineEngineTesting"]
         ),
+        // No @testable import: compiling the README's and the catalog's snippets proves the
+        // public API is enough.
+        .testTarget(
+            name: "PublicAPITests",
+            dependencies: ["OfflineEngine", "OfflineEngineTesting"]
+        ),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["OfflineEngine", "CLibPQ"]
