@@ -7,6 +7,9 @@ let package = Package(
     products: [
         .library(name: "OfflineEngine", targets: ["OfflineEngine"]),
         .library(name: "Streams", targets: ["Streams"]),
+        // Test doubles for apps' and our tests: an in-memory PostgREST, a manual clock, a
+        // recording transport with faults.
+        .library(name: "OfflineEngineTesting", targets: ["OfflineEngineTesting"]),
     ],
     targets: [
         // In-house AsyncSequence operators; knows nothing of the engine.
@@ -25,18 +28,32 @@ let package = Package(
             name: "OfflineEngine",
             dependencies: ["Streams", "CSQLite"]
         ),
-        .executableTarget(name: "Sample", dependencies: ["OfflineEngine"]),
+        .target(
+            name: "OfflineEngineTesting",
+            dependencies: ["OfflineEngine"]
+        ),
+        .executableTarget(name: "Sample", dependencies: ["OfflineEngine", "OfflineEngineTesting"]),
         // Appends queued writes until it is killed; the crash-recovery test drives it.
         .executableTarget(name: "StoreCrashHelper", dependencies: ["OfflineEngine"]),
         .executableTarget(
             name: "Benchmarks",
-            dependencies: ["OfflineEngine", "Streams", "CSQLite"],
+            dependencies: ["OfflineEngine", "OfflineEngineTesting", "Streams", "CSQLite"],
             path: "Benchmarks"
         ),
         .testTarget(name: "StreamsTests", dependencies: ["Streams"]),
         .testTarget(
             name: "OfflineEngineTests",
-            dependencies: ["OfflineEngine", "StoreCrashHelper"]
+            dependencies: ["OfflineEngine", "OfflineEngineTesting", "StoreCrashHelper"]
+        ),
+        .testTarget(
+            name: "OfflineEngineTestingTests",
+            dependencies: ["OfflineEngine", "OfflineEngineTesting"]
+        ),
+        // No @testable import: compiling the README's and the catalog's snippets proves the
+        // public API is enough.
+        .testTarget(
+            name: "PublicAPITests",
+            dependencies: ["OfflineEngine", "OfflineEngineTesting"]
         ),
         .testTarget(
             name: "EndToEndTests",

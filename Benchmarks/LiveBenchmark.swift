@@ -1,5 +1,6 @@
 import Foundation
 import OfflineEngine
+import OfflineEngineTesting
 import Synchronization
 
 /// Live-read latency: 100 readers over 10 distinct queries of 1,000 cached rows each; for 1,000

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Benchmarks) import OfflineEngine
+import OfflineEngine
 
 /// Lays 1,000 queued writes (inserts, updates by id, deletes by id) over 10,000 cached rows, and
 /// the same proportion over 1k and 100k rows, to show the cost grows linearly.

@@ -1,5 +1,6 @@
 import Foundation
 import OfflineEngine
+import OfflineEngineTesting
 
 // A scripted offline/online story against an in-process PostgREST stand-in: no account and no
 // server to set up. Each snapshot of a live read is printed as it arrives.

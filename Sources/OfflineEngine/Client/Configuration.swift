@@ -15,7 +15,7 @@ public struct Configuration: Sendable {
     public var responseTrust: ResponseTrust
     /// The app's own view of the network, such as a reachability monitor; `true` means usable.
     public var networkAvailability: (any AsyncSequence<Bool, Never> & Sendable)?
-    /// The clock behind retry schedules; tests inject a ``ManualClock``.
+    /// The clock behind retry schedules; tests inject a `ManualClock` (OfflineEngineTesting).
     public var clock: any Clock<Duration>
     /// Sends HTTP requests; tests inject their own.
     public var transport: any HTTPTransport

@@ -13,7 +13,7 @@ public final class OfflineClient: Sendable {
     /// Opens the store, reads back the stored session, and starts replaying queued writes.
     ///
     /// Throws ``StoreError`` when the store cannot be opened (corrupt, unreadable, written by a
-    /// newer version); ``Store/reset(_:)`` deletes it if the app chooses to start over.
+    /// newer version); ``Storage/reset()`` deletes it if the app chooses to start over.
     public init(configuration: Configuration) async throws {
         let store = try await Store.openInBackground(configuration.storage)
         engine = Engine(configuration: configuration, store: store)

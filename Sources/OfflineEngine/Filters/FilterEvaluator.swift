@@ -5,17 +5,17 @@
 /// Postgres's rules (three-valued logic, NULLs, how each column type reads the filter's text);
 /// every other operator, a JSON path, a column the row does not carry and an unparsed parameter
 /// are ``Truth/unknown``. A SQL NULL result leaves the row out, so it reads as ``Truth/false``.
-public struct FilterEvaluator: Sendable {
+package struct FilterEvaluator: Sendable {
     /// The table's primary-key columns, whose values are compared as UUIDs when they read as one.
-    public var keyColumns: Set<String>
+    package var keyColumns: Set<String>
 
     /// An evaluator for a table whose primary key is `keyColumns` (`id` unless configured).
-    public init(keyColumns: Set<String> = ["id"]) {
+    package init(keyColumns: Set<String> = ["id"]) {
         self.keyColumns = keyColumns
     }
 
     /// The answer for the AND of `filters` (a query's top-level filters).
-    public func evaluate(_ filters: [Filter], on row: Row) -> Truth {
+    package func evaluate(_ filters: [Filter], on row: Row) -> Truth {
         var result = Verdict.true
         for filter in filters {
             result = result.and(verdict(filter, on: row))
@@ -25,7 +25,7 @@ public struct FilterEvaluator: Sendable {
     }
 
     /// The answer for one filter tree.
-    public func evaluate(_ filter: Filter, on row: Row) -> Truth {
+    package func evaluate(_ filter: Filter, on row: Row) -> Truth {
         verdict(filter, on: row).truth
     }
 

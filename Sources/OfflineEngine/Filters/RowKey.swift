@@ -13,18 +13,18 @@ public struct RowKey: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Which columns identify a row in each table: `id` unless the configuration names others.
-public struct PrimaryKeys: Sendable, Hashable {
+package struct PrimaryKeys: Sendable, Hashable {
     /// Key columns per table; a table not named here uses `["id"]`.
-    public var byTable: [String: [String]]
+    package var byTable: [String: [String]]
 
     /// Primary keys from a per-table map.
-    public init(_ byTable: [String: [String]] = [:]) { self.byTable = byTable }
+    package init(_ byTable: [String: [String]] = [:]) { self.byTable = byTable }
 
     /// The key columns of `table`.
-    public func columns(for table: String) -> [String] { byTable[table] ?? ["id"] }
+    package func columns(for table: String) -> [String] { byTable[table] ?? ["id"] }
 
     /// The key of `row` in `table`, or `nil` when the row lacks a key column or one is null.
-    public func key(of row: Row, in table: String) -> RowKey? {
+    package func key(of row: Row, in table: String) -> RowKey? {
         var values = [String]()
         for column in columns(for: table) {
             guard let value = row[column], let text = RowKey.normalised(value) else { return nil }
@@ -37,7 +37,7 @@ public struct PrimaryKeys: Sendable, Hashable {
 extension RowKey {
     /// A key value as text: UUIDs in lower case, so a key written in capitals matches the same key
     /// sent back in lower case; other strings and numbers as they are.
-    static func normalised(_ value: JSONValue) -> String? {
+    package static func normalised(_ value: JSONValue) -> String? {
         switch value {
         case .string(let text):
             return normalised(text: text)

@@ -2,7 +2,7 @@
 ///
 /// A SQL NULL result leaves the row out, so it is ``false``; ``unknown`` is only what the engine
 /// cannot work out offline.
-public enum Truth: Sendable, Hashable {
+package enum Truth: Sendable, Hashable {
     /// The server would return the row.
     case `true`
     /// The server would not return the row.

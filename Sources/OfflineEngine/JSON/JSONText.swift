@@ -6,19 +6,19 @@ import Foundation
 /// into a `Double` or `Decimal` and lose digits (`1.50` becomes `1.5`), so one byte pass first
 /// wraps each number token in a tagged string and tags every real string, which no input can
 /// forge; the tags are read back while converting Foundation's objects.
-public enum JSONText {
+package enum JSONText {
     /// The text could not be read as JSON; the message names no content.
-    public struct MalformedJSON: Error, Sendable, CustomStringConvertible {
+    package struct MalformedJSON: Error, Sendable, CustomStringConvertible {
         /// What was wrong, without any of the text.
-        public let reason: String
-        public var description: String { "Malformed JSON: \(reason)" }
+        package let reason: String
+        package var description: String { "Malformed JSON: \(reason)" }
     }
 
     private static let stringTag = UInt8(ascii: "'")
     private static let numberTag = UInt8(ascii: "#")
 
     /// Parses JSON text into a value, keeping numbers exact.
-    public static func parse(_ data: Data) throws -> JSONValue {
+    package static func parse(_ data: Data) throws -> JSONValue {
         let tagged = tagTokens(data)
         let object: Any
         do {
@@ -30,7 +30,7 @@ public enum JSONText {
     }
 
     /// Parses JSON text given as a string.
-    public static func parse(_ text: String) throws -> JSONValue {
+    package static func parse(_ text: String) throws -> JSONValue {
         try parse(Data(text.utf8))
     }
 
@@ -126,12 +126,12 @@ public enum JSONText {
     }
 
     /// Writes a value as compact JSON text; object keys are sorted so equal values give equal text.
-    public static func data(_ value: JSONValue) -> Data {
+    package static func data(_ value: JSONValue) -> Data {
         Data(bytes(value))
     }
 
     /// Writes a value as compact JSON text with sorted object keys.
-    public static func string(_ value: JSONValue) -> String {
+    package static func string(_ value: JSONValue) -> String {
         String(decoding: bytes(value), as: UTF8.self)
     }
 
@@ -208,14 +208,14 @@ extension JSONValue {
     /// Encodes any `Encodable` value (a row struct, say) into a JSON value, keeping numbers exact.
     ///
     /// Dates are written as ISO 8601 strings, as supabase-swift does.
-    public init<T: Encodable>(encoding value: T) throws {
+    package init<T: Encodable>(encoding value: T) throws {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         self = try JSONText.parse(try encoder.encode(value))
     }
 
     /// Decodes this value into a `Decodable` type (ISO 8601 dates, with or without fractions).
-    public func decode<T: Decodable>(_ type: T.Type) throws -> T {
+    package func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try JSONValue.decoder.decode(type, from: JSONText.data(self))
     }
 

@@ -14,37 +14,37 @@ public enum MutationOperation: String, Sendable, Hashable, CaseIterable {
 
 /// A write as the engine keeps it: everything needed to send it again after a restart and to
 /// lay it over cached lists.
-public struct Mutation: Sendable, Hashable, Identifiable {
+package struct Mutation: Sendable, Hashable, Identifiable {
     /// A unique id, made on the device.
-    public var id: UUID
+    package var id: UUID
     /// The user who made the write, or `nil` when nobody was signed in.
-    public var ownerID: String?
+    package var ownerID: String?
     /// The schema, or `nil` for the default.
-    public var schema: String?
+    package var schema: String?
     /// The table.
-    public var table: String
+    package var table: String
     /// Insert, upsert, update or delete.
-    public var operation: MutationOperation
+    package var operation: MutationOperation
     /// The rows sent: the new rows of an insert or upsert, the one patch row of an update,
     /// none for a delete.
-    public var rows: [Row]
+    package var rows: [Row]
     /// The filters of an update or delete.
-    public var filters: [Filter]
+    package var filters: [Filter]
     /// An upsert's conflict columns (`on_conflict`), or `nil` for the primary key.
-    public var onConflict: [String]?
+    package var onConflict: [String]?
     /// An upsert that keeps the existing row (`resolution=ignore-duplicates`).
-    public var ignoreDuplicates: Bool
+    package var ignoreDuplicates: Bool
     /// Absent columns take their default (`Prefer: missing=default`).
-    public var useDefaultForMissing: Bool
+    package var useDefaultForMissing: Bool
     /// The `select` text when the write asks for its rows back (`Prefer: return=representation`).
-    public var returning: String?
+    package var returning: String?
     /// When the write was made.
-    public var createdAt: Date
+    package var createdAt: Date
     /// How many times it was sent without an answer that settled it.
-    public var attempts: Int
+    package var attempts: Int
 
     /// A write from its parts.
-    public init(
+    package init(
         id: UUID = UUID(), ownerID: String? = nil, schema: String? = nil, table: String,
         operation: MutationOperation, rows: [Row] = [], filters: [Filter] = [],
         onConflict: [String]? = nil, ignoreDuplicates: Bool = false, useDefaultForMissing: Bool = false,

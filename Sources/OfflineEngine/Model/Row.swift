@@ -49,7 +49,7 @@ extension Row: ExpressibleByDictionaryLiteral {
 
 extension Row {
     /// Rows from a JSON array of objects (a PostgREST response body).
-    static func rows(from json: JSONValue) throws -> [Row] {
+    package static func rows(from json: JSONValue) throws -> [Row] {
         switch json {
         case .array(let elements):
             return try elements.map { element in

@@ -25,7 +25,7 @@ extension QueryDescription {
     }
 
     /// Decoded name/value pairs from percent-encoded query items.
-    static func parameters(_ items: [URLQueryItem]) -> [QueryParameter] {
+    package static func parameters(_ items: [URLQueryItem]) -> [QueryParameter] {
         items.map { item in
             QueryParameter(
                 name: item.name.removingPercentEncoding ?? item.name,
@@ -35,7 +35,7 @@ extension QueryDescription {
 
     /// A query from decoded URL parameters; write-only parameters (`columns`, `on_conflict`) are
     /// skipped.
-    init(schema: String?, table: String, parameters: [QueryParameter]) throws {
+    package init(schema: String?, table: String, parameters: [QueryParameter]) throws {
         self.init(schema: schema, table: table)
         for parameter in parameters {
             switch parameter.name {

@@ -7,12 +7,12 @@ import Foundation
 /// never evaluated locally.
 public struct WriteQuery: FilterBuilding {
     /// The write as the engine keeps and sends it.
-    public var mutation: Mutation
+    package var mutation: Mutation
     /// The client that runs the write, if it came from one.
     let client: OfflineClient?
 
     /// A write of `mutation` not tied to a client (for building and inspecting requests).
-    public init(_ mutation: Mutation) {
+    package init(_ mutation: Mutation) {
         self.init(client: nil, mutation: mutation)
     }
 

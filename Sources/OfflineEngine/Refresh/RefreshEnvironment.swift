@@ -1,7 +1,7 @@
 /// What a refresh loop needs from the rest of the engine besides its fetch: time, the network's
 /// state and the session's, each injected so tests can drive them.
 struct RefreshEnvironment: Sendable {
-    /// The clock the retry waits run on (`ContinuousClock` live, a ``ManualClock`` in tests).
+    /// The clock the retry waits run on (`ContinuousClock` live, a `ManualClock` in tests).
     var clock: any Clock<Duration>
     /// The network's state now; only `.offline` (known down) pauses a refresh.
     var connectivity: @Sendable () -> Connectivity

@@ -10,6 +10,15 @@ public enum Storage: Sendable, Hashable {
 }
 
 extension Storage {
+    /// Deletes the store's files, so the next client opened on this storage starts empty.
+    ///
+    /// Call it, with no client open on the storage, when ``OfflineClient/init(configuration:)``
+    /// threw a ``StoreError`` (a damaged, unreadable or newer store) and the user agreed to start
+    /// over. Queued writes in the store are lost.
+    public func reset() throws(StoreError) {
+        try Store.reset(self)
+    }
+
     /// The database file's name inside the folder.
     static let fileName = "offline-engine.sqlite"
 

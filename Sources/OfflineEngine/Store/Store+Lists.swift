@@ -2,12 +2,12 @@ import Foundation
 
 extension Store {
     /// Saves a fetched list (replacing the one with the same key) in one transaction.
-    nonisolated(nonsending) public func saveList(_ list: StoredList) async throws(StoreError) {
+    nonisolated(nonsending) package func saveList(_ list: StoredList) async throws(StoreError) {
         try await saveLists([list])
     }
 
     /// Saves several lists (for example a whole page of results) in one transaction.
-    nonisolated(nonsending) public func saveLists(_ lists: [StoredList]) async throws(StoreError) {
+    nonisolated(nonsending) package func saveLists(_ lists: [StoredList]) async throws(StoreError) {
         let encoded = lists.map { list in (list, JSONText.data(.array(list.rows.map(\.json)))) }
         try await perform(writes: true, atomic: true) { connection throws(StoreError) in
             for (list, rows) in encoded {
@@ -24,7 +24,7 @@ extension Store {
     }
 
     /// The cached list for a query key, or `nil` when none was saved.
-    nonisolated(nonsending) public func list(key: String) async throws(StoreError) -> StoredList? {
+    nonisolated(nonsending) package func list(key: String) async throws(StoreError) -> StoredList? {
         let records = try await perform(writes: false) { connection throws(StoreError) in
             try connection.query(
                 "SELECT \(Self.listColumns) FROM lists WHERE key = ?", .text(key), row: Self.listRecord)
@@ -33,7 +33,7 @@ extension Store {
     }
 
     /// Every cached list of a table, in key order.
-    nonisolated(nonsending) public func lists(table: String, schema: String? = nil) async throws(StoreError)
+    nonisolated(nonsending) package func lists(table: String, schema: String? = nil) async throws(StoreError)
         -> [StoredList]
     {
         let records = try await perform(writes: false) { connection throws(StoreError) in
@@ -48,7 +48,7 @@ extension Store {
 
     /// Marks every list of a table stale (fetch again before trusting). Returns how many.
     @discardableResult
-    nonisolated(nonsending) public func markStale(table: String, schema: String? = nil)
+    nonisolated(nonsending) package func markStale(table: String, schema: String? = nil)
         async throws(StoreError)
         -> Int
     {
@@ -62,7 +62,7 @@ extension Store {
 
     /// Marks every cached list stale, for example when another user takes over the cache.
     @discardableResult
-    nonisolated(nonsending) public func markAllStale() async throws(StoreError) -> Int {
+    nonisolated(nonsending) package func markAllStale() async throws(StoreError) -> Int {
         try await perform(writes: true) { connection throws(StoreError) in
             try connection.run("UPDATE lists SET stale = 1")
             return connection.changes
@@ -71,7 +71,7 @@ extension Store {
 
     /// Forgets a cached list. Returns `false` when there was none.
     @discardableResult
-    nonisolated(nonsending) public func removeList(key: String) async throws(StoreError) -> Bool {
+    nonisolated(nonsending) package func removeList(key: String) async throws(StoreError) -> Bool {
         try await perform(writes: true) { connection throws(StoreError) in
             try connection.run("DELETE FROM lists WHERE key = ?", .text(key))
             return connection.changes > 0

@@ -1,11 +1,11 @@
 extension Store {
     /// A new change tick, larger than every tick handed out before, across restarts too.
-    nonisolated(nonsending) public func nextTick() async throws(StoreError) -> Int64 {
+    nonisolated(nonsending) package func nextTick() async throws(StoreError) -> Int64 {
         try await perform(writes: true) { connection throws(StoreError) in try Self.nextTick(connection) }
     }
 
     /// A table's change mark: the tick of its last change, or 0 when it never changed.
-    nonisolated(nonsending) public func mark(table: String, schema: String? = nil) async throws(StoreError)
+    nonisolated(nonsending) package func mark(table: String, schema: String? = nil) async throws(StoreError)
         -> Int64
     {
         try await perform(writes: false) { connection throws(StoreError) in
@@ -17,7 +17,7 @@ extension Store {
     }
 
     /// Records a change of a table at a new tick and returns that tick.
-    nonisolated(nonsending) public func advanceMark(table: String, schema: String? = nil)
+    nonisolated(nonsending) package func advanceMark(table: String, schema: String? = nil)
         async throws(StoreError)
         -> Int64
     {

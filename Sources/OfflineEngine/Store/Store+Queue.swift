@@ -5,7 +5,7 @@ extension Store {
     /// nothing. Writes keep the order in which `enqueue` was called. `interrupted` records that
     /// an earlier attempt (a send at once) got no answer that settled it: the server may have
     /// applied it, as for a write in flight when the app died.
-    nonisolated(nonsending) public func enqueue(_ mutation: Mutation, interrupted: Bool = false)
+    nonisolated(nonsending) package func enqueue(_ mutation: Mutation, interrupted: Bool = false)
         async throws(StoreError)
     {
         let payload = mutation.persistedData()
@@ -30,7 +30,7 @@ extension Store {
     }
 
     /// Every queued write, oldest first.
-    nonisolated(nonsending) public func allQueued() async throws(StoreError) -> [QueuedWrite] {
+    nonisolated(nonsending) package func allQueued() async throws(StoreError) -> [QueuedWrite] {
         let records = try await perform(writes: false) { connection throws(StoreError) in
             try connection.query(
                 "SELECT seq, payload, attempts, in_flight, owner FROM queue ORDER BY seq", row: Self.record)
@@ -39,7 +39,7 @@ extension Store {
     }
 
     /// The queued writes of one owner (`nil`: writes made while nobody was signed in), oldest first.
-    nonisolated(nonsending) public func queue(owner: String?) async throws(StoreError) -> [QueuedWrite] {
+    nonisolated(nonsending) package func queue(owner: String?) async throws(StoreError) -> [QueuedWrite] {
         let records = try await perform(writes: false) { connection throws(StoreError) in
             try connection.query(
                 "SELECT seq, payload, attempts, in_flight, owner FROM queue WHERE owner IS ? ORDER BY seq",
@@ -49,7 +49,7 @@ extension Store {
     }
 
     /// How many writes wait in the queue.
-    nonisolated(nonsending) public func queuedCount() async throws(StoreError) -> Int {
+    nonisolated(nonsending) package func queuedCount() async throws(StoreError) -> Int {
         try await perform(writes: false) { connection throws(StoreError) in
             try connection.query("SELECT count(*) FROM queue") { row in Int(row.integer(0)) }.first ?? 0
         }
@@ -58,7 +58,7 @@ extension Store {
     /// Marks a write as sent and not yet answered; if the app dies now it is reported in
     /// `interruptedWrites` at the next open. Returns `false` when the write is not queued.
     @discardableResult
-    nonisolated(nonsending) public func markInFlight(_ id: UUID) async throws(StoreError) -> Bool {
+    nonisolated(nonsending) package func markInFlight(_ id: UUID) async throws(StoreError) -> Bool {
         try await update("UPDATE queue SET in_flight = 1 WHERE seq = ?", id)
     }
 
@@ -70,19 +70,19 @@ extension Store {
 
     /// Clears the in-flight marker once the server's answer shows the write was not applied.
     @discardableResult
-    nonisolated(nonsending) public func clearInFlight(_ id: UUID) async throws(StoreError) -> Bool {
+    nonisolated(nonsending) package func clearInFlight(_ id: UUID) async throws(StoreError) -> Bool {
         try await update("UPDATE queue SET in_flight = 0 WHERE seq = ?", id)
     }
 
     /// Counts one more attempt to send a write. Returns `false` when the write is not queued.
     @discardableResult
-    nonisolated(nonsending) public func recordAttempt(_ id: UUID) async throws(StoreError) -> Bool {
+    nonisolated(nonsending) package func recordAttempt(_ id: UUID) async throws(StoreError) -> Bool {
         try await update("UPDATE queue SET attempts = attempts + 1 WHERE seq = ?", id)
     }
 
     /// Takes a write out of the queue (settled, or given up). Returns `false` when it was not queued.
     @discardableResult
-    nonisolated(nonsending) public func removeFromQueue(_ id: UUID) async throws(StoreError) -> Bool {
+    nonisolated(nonsending) package func removeFromQueue(_ id: UUID) async throws(StoreError) -> Bool {
         try await perform(writes: true) { [queueIndex] connection throws(StoreError) in
             let key = Self.idKey(id)
             guard let sequence = try queueIndex.sequence(of: key, connection) else { return false }
@@ -94,7 +94,7 @@ extension Store {
 
     /// Gives the writes made while nobody was signed in to `owner`. Returns how many changed hands.
     @discardableResult
-    nonisolated(nonsending) public func claimUnownedWrites(for owner: String) async throws(StoreError) -> Int
+    nonisolated(nonsending) package func claimUnownedWrites(for owner: String) async throws(StoreError) -> Int
     {
         try await perform(writes: true) { connection throws(StoreError) in
             try connection.run("UPDATE queue SET owner = ? WHERE owner IS NULL", .text(owner))

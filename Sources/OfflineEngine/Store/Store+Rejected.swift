@@ -4,7 +4,7 @@ extension Store {
     /// Moves a queued write the server refused to the rejected writes, in one transaction; it stays
     /// there until dismissed. Returns `false` (and changes nothing) when the write is not queued.
     @discardableResult
-    nonisolated(nonsending) public func reject(
+    nonisolated(nonsending) package func reject(
         _ id: UUID, details: RejectionDetails, at date: Date = Date()
     ) async throws(StoreError) -> Bool {
         try await perform(writes: true, atomic: true) { [queueIndex] connection throws(StoreError) in
@@ -32,7 +32,7 @@ extension Store {
     }
 
     /// The writes the server refused and the app has not dismissed, oldest first.
-    nonisolated(nonsending) public func rejected() async throws(StoreError) -> [RejectedWrite] {
+    nonisolated(nonsending) package func rejected() async throws(StoreError) -> [RejectedWrite] {
         let records = try await perform(writes: false) { connection throws(StoreError) in
             try connection.query(
                 "SELECT payload, status, code, message, details, hint, rejected_at FROM rejected ORDER BY seq"
@@ -58,7 +58,7 @@ extension Store {
 
     /// Forgets a rejected write the app has shown or handled. Returns `false` when there was none.
     @discardableResult
-    nonisolated(nonsending) public func dismissRejected(_ id: UUID) async throws(StoreError) -> Bool {
+    nonisolated(nonsending) package func dismissRejected(_ id: UUID) async throws(StoreError) -> Bool {
         try await perform(writes: true) { connection throws(StoreError) in
             try connection.run("DELETE FROM rejected WHERE id = ?", .text(Self.idKey(id)))
             return connection.changes > 0

@@ -2,12 +2,12 @@ import Foundation
 
 extension Store {
     /// How many replayed writes a table keeps; older ones are dropped on append.
-    public static let replayLogLimit = 1_000
+    package static let replayLogLimit = 1_000
 
     /// Takes a replayed write out of the queue and logs it at `tick`, in one transaction.
     /// Returns `false` (and changes nothing) when the write is not queued.
     @discardableResult
-    nonisolated(nonsending) public func moveToReplayLog(_ id: UUID, tick: Int64) async throws(StoreError)
+    nonisolated(nonsending) package func moveToReplayLog(_ id: UUID, tick: Int64) async throws(StoreError)
         -> Bool
     {
         try await perform(writes: true, atomic: true) { [queueIndex] connection throws(StoreError) in
@@ -26,7 +26,7 @@ extension Store {
     }
 
     /// Logs a write that was sent at once (never queued) as replayed at `tick`.
-    nonisolated(nonsending) public func appendToReplayLog(_ mutation: Mutation, tick: Int64)
+    nonisolated(nonsending) package func appendToReplayLog(_ mutation: Mutation, tick: Int64)
         async throws(StoreError)
     {
         let payload = mutation.persistedData()
@@ -39,7 +39,7 @@ extension Store {
     }
 
     /// The replayed writes of a table, oldest first (at most `replayLogLimit`).
-    nonisolated(nonsending) public func replayLog(table: String, schema: String? = nil)
+    nonisolated(nonsending) package func replayLog(table: String, schema: String? = nil)
         async throws(StoreError)
         -> [ReplayedWrite]
     {
@@ -59,7 +59,7 @@ extension Store {
     /// Retires a table's replayed writes logged at or before `tick` (every list has been fetched
     /// since). Returns how many were removed.
     @discardableResult
-    nonisolated(nonsending) public func retireReplayed(
+    nonisolated(nonsending) package func retireReplayed(
         table: String, schema: String? = nil, through tick: Int64
     )
         async throws(StoreError) -> Int

@@ -2,19 +2,19 @@ import Foundation
 
 extension Store {
     /// The user the cache belongs to, or `nil` when it belongs to nobody signed in.
-    nonisolated(nonsending) public func owner() async throws(StoreError) -> String? {
+    nonisolated(nonsending) package func owner() async throws(StoreError) -> String? {
         try await perform(writes: false) { connection throws(StoreError) in
             try Self.meta("owner", connection).flatMap { String(data: $0, encoding: .utf8) }
         }
     }
 
     /// Hands the cache to a user (or to nobody).
-    nonisolated(nonsending) public func setOwner(_ owner: String?) async throws(StoreError) {
+    nonisolated(nonsending) package func setOwner(_ owner: String?) async throws(StoreError) {
         try await setMeta("owner", owner.map { Data($0.utf8) })
     }
 
     /// The session stored at the last sign-in, or `nil` when signed out.
-    nonisolated(nonsending) public func session() async throws(StoreError) -> AuthSession? {
+    nonisolated(nonsending) package func session() async throws(StoreError) -> AuthSession? {
         let data = try await perform(writes: false) { connection throws(StoreError) in
             try Self.meta("session", connection)
         }
@@ -27,7 +27,7 @@ extension Store {
     }
 
     /// Stores the session so the user stays signed in at the next launch (`nil` forgets it).
-    nonisolated(nonsending) public func setSession(_ session: AuthSession?) async throws(StoreError) {
+    nonisolated(nonsending) package func setSession(_ session: AuthSession?) async throws(StoreError) {
         var data: Data?
         if let session {
             do {
@@ -49,7 +49,7 @@ extension Store {
     /// in it. Throws when the wipe could not be committed, or when the log could not be emptied (the
     /// data is then gone from the store, but may still be in the log; calling again finishes it).
     @discardableResult
-    nonisolated(nonsending) public func clearAll() async throws(StoreError) -> Int64 {
+    nonisolated(nonsending) package func clearAll() async throws(StoreError) -> Int64 {
         try await perform(writes: true, atomic: true, checkpoint: true) {
             [queueIndex] connection throws(StoreError) in
             queueIndex.removeAll()

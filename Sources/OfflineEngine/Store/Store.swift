@@ -16,18 +16,18 @@ import Foundation
 /// Exclusive use: a store folder is used by one open `Store` at a time (SQLite's exclusive locking
 /// mode, held until `close`); a second `open` of the same folder, from this or another process,
 /// throws `.inUse`.
-public final class Store: Sendable {
+package final class Store: Sendable {
     private let writer: StoreWriter
 
     /// Finds queued writes by id (see `QueueIndex`).
     let queueIndex = QueueIndex()
 
     /// Where the store lives.
-    public let storage: Storage
+    package let storage: Storage
 
     /// Writes that were sent but not answered when the store was last closed or the app died:
     /// the server may or may not have applied them. In queue order.
-    public let interruptedWrites: [UUID]
+    package let interruptedWrites: [UUID]
 
     private init(storage: Storage, writer: StoreWriter, interruptedWrites: [UUID]) {
         self.storage = storage
@@ -41,7 +41,7 @@ public final class Store: Sendable {
     /// Throws `.corrupt` for a damaged, truncated (even to 0 bytes) or foreign file, `.unreadable`
     /// when the file or folder cannot be opened, `.newerSchema` for a file from a newer app
     /// version. The app may then call `reset(_:)` and open again, losing the local data.
-    public static func open(
+    package static func open(
         _ storage: Storage, durability: StoreDurability = .survivesAppCrash
     ) throws(StoreError) -> Store {
         var path: String?
@@ -79,7 +79,7 @@ public final class Store: Sendable {
 
     /// Opens the store on a background thread, so reading the file and running migrations do not
     /// hold up a thread of the Swift cooperative pool; otherwise the same as `open(_:durability:)`.
-    public static func openInBackground(
+    package static func openInBackground(
         _ storage: Storage, durability: StoreDurability = .survivesAppCrash
     ) async throws(StoreError) -> Store {
         let result = await withCheckedContinuation {
@@ -97,7 +97,7 @@ public final class Store: Sendable {
 
     /// Deletes the store's files so the next `open` starts empty; the store must be closed.
     /// Use it when `open` reported a damaged or unreadable store and the user agreed to start over.
-    public static func reset(_ storage: Storage) throws(StoreError) {
+    package static func reset(_ storage: Storage) throws(StoreError) {
         try StoreFiles.remove(storage.files ?? [])
     }
 
@@ -105,7 +105,7 @@ public final class Store: Sendable {
     var waitingCalls: Int { writer.waitingJobs }
 
     /// Lets pending work finish, then closes the database; later calls throw `.closed`.
-    public func close() async {
+    package func close() async {
         await writer.close()
     }
 

@@ -3,7 +3,7 @@ import Foundation
 /// Why the local store could not be opened or used. The description is safe to show: it names no
 /// file path and no stored data.
 public enum StoreError: Error, Sendable, Hashable {
-    /// The store file is damaged or is not a store file; the app can reset it with `Store.reset`.
+    /// The store file is damaged or is not a store file; the app can reset it with `Storage.reset()`.
     case corrupt
     /// The store file or its folder cannot be opened, read or created (permissions, a missing
     /// volume, an I/O error).

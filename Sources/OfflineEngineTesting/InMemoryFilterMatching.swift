@@ -1,4 +1,5 @@
 import Foundation
+import OfflineEngine
 
 /// How ``InMemoryPostgREST`` decides a filter on a stored row: SQL's three-valued logic
 /// (`nil` is NULL), with values compared by their JSON type since the stand-in has no column

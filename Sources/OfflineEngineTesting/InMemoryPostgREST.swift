@@ -1,4 +1,5 @@
 import Foundation
+import OfflineEngine
 
 /// A PostgREST stand-in that keeps its tables in memory: a transport for the sample, previews
 /// and tests, so an app runs with no server to set up.

@@ -1,0 +1,37 @@
+import Foundation
+import OfflineEngine
+
+// The README's "Use" snippet, split into functions so a test can run the parts that need no real
+// project. Changes from the README are marked "adapted".
+
+/// Opens a client on a real project (compiled only: it names a real URL).
+func readmeOpenClient(anonKey: String, appSupportURL: URL) async throws -> OfflineClient {
+    let client = try await OfflineClient(
+        configuration: Configuration(
+            url: URL(string: "https://abc.supabase.co")!,
+            apiKey: anonKey,
+            storage: .directory(appSupportURL)
+        ))
+    return client
+}
+
+/// Reads the live list until its refresh is idle and returns the tasks it then shows.
+func readmeLiveRead(_ client: OfflineClient) async throws -> [Task] {
+    for try await snapshot in client.from("tasks").select("id,title,done")
+        .eq("done", value: false).order("created_at").snapshots()
+    {
+        let tasks = try snapshot.result?.decode([Task].self) ?? []
+        // snapshot.refresh: .idle, .refreshing, .paused or .stalled(cause)
+        if snapshot.refresh == .idle, snapshot.result != nil { return tasks }  // adapted: the loop ends
+    }
+    return []
+}
+
+/// Reads once, then inserts `task`.
+func readmeFetchAndInsert(_ client: OfflineClient, task: Task) async throws -> (FetchResult, WriteResult) {
+    let once = try await client.from("tasks").select().fetch()  // one-shot read
+    _ = (once.rows, once.hasPendingMutations, once.isFromCache, once.fetchedAt)  // adapted: `_ =`
+
+    let result = try await client.from("tasks").insert(task).execute()  // .sent(rows) or .queued(pending)
+    return (once, result)  // adapted
+}
