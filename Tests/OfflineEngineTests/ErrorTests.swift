@@ -152,7 +152,12 @@ struct ErrorTests {
                 && !String(describing: error).contains(secret)
         }
         #expect(try ResponseDecoding.rows(from: json(200, #"[{"id":1}]"#)) == [["id": 1]])
-        #expect(try ResponseDecoding.rows(from: HTTPResponse(status: 204)) == [])
+        // A blank body is no read's answer; to a write it is what `return=minimal` asks for.
+        #expect(throws: UnexpectedResponseError.self) {
+            try ResponseDecoding.rows(from: HTTPResponse(status: 204))
+        }
+        let minimal = Mutation(table: "tasks", operation: .delete)
+        #expect(try WriteAnswer.rows(from: HTTPResponse(status: 204), for: minimal) == [])
         #expect(throws: UnexpectedResponseError.self) { try ResponseDecoding.rows(from: json(200, "[1,2]")) }
     }
 

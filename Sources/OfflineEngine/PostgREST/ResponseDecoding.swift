@@ -15,12 +15,20 @@ enum ResponseDecoding {
             retryAfter: response.retryAfter)
     }
 
-    /// The rows of a successful response (empty for 204 or an empty body); throws the response's
-    /// failure when it is not a success, or ``UnexpectedResponseError`` when the body is not a
-    /// JSON array or object of rows.
+    /// The rows of a successful response; throws the response's failure when it is not a
+    /// success, or ``UnexpectedResponseError`` when it is not PostgREST's rows: an empty body (a
+    /// read is always answered with JSON, `[]` at the least), a declared type other than JSON (a
+    /// portal's page), or a body that is not a JSON array or object of rows.
     static func rows(from response: HTTPResponse) throws -> [Row] {
         guard response.isSuccess else { throw failure(for: response) }
-        if response.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [] }
+        if isBlank(response.body) {
+            throw UnexpectedResponseError(
+                status: response.status, contentType: response.mediaType, reason: .notJSON)
+        }
+        if let type = response.mediaType, !type.contains("json") {
+            throw UnexpectedResponseError(
+                status: response.status, contentType: type, reason: .notJSON, body: response.body)
+        }
         let json: JSONValue
         do {
             json = try JSONText.parse(response.body)
@@ -37,6 +45,11 @@ enum ResponseDecoding {
                 status: response.status, contentType: response.mediaType, reason: .malformedJSON,
                 body: response.body)
         }
+    }
+
+    /// Whether a body holds nothing but white space.
+    static func isBlank(_ body: Data) -> Bool {
+        body.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
     }
 
     /// Whether trying again later may work: transport failures, 408, 429 and 5xx.

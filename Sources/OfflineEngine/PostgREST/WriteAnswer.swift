@@ -13,8 +13,7 @@ enum WriteAnswer {
     /// ``UnexpectedResponseError`` for a 2xx that is not PostgREST's answer.
     static func rows(from response: HTTPResponse, for mutation: Mutation) throws -> [Row] {
         guard response.isSuccess else { throw ResponseDecoding.failure(for: response) }
-        let blank = response.body.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
-        if blank {
+        if ResponseDecoding.isBlank(response.body) {
             let minimal = mutation.returning == nil
             let postgrestNoContent = response.status == 204 && response.headers["Content-Range"] != nil
             guard minimal || postgrestNoContent else {
@@ -22,10 +21,6 @@ enum WriteAnswer {
                     status: response.status, contentType: response.mediaType, reason: .notJSON)
             }
             return []
-        }
-        if let type = response.mediaType, !type.contains("json") {
-            throw UnexpectedResponseError(
-                status: response.status, contentType: type, reason: .notJSON, body: response.body)
         }
         return try ResponseDecoding.rows(from: response)
     }
