@@ -12,26 +12,37 @@ struct ClientOwnerTests {
     private static let userA = ClientFixture.session("A")
     private static let userB = ClientFixture.session("B")
 
-    @Test("a replayed write carries its owner's session; a sign-in while it waits keeps it queued")
-    func replayRacingSignIn() async throws {
-        let fixture = try await ClientFixture(signedInAs: "A")
-        let client = fixture.client
+    /// Queues A's write offline, then lets the replay pick it and holds the store, so the
+    /// replay waits between picking the write and sending it. Resume the returned stall.
+    private static func replayWaitingOnTheStore(_ client: OfflineClient) async throws -> StoreStall {
         await client.disableNetwork()
         _ = try await client.from("tasks").insert(["id": 1] as Row).execute()
         let stall = StoreStall(await client.engine.store)
         try await stall.engage()
         await client.enableNetwork()
-        // The replay has picked A's write and waits on the store to mark it in flight.
         try await stall.waiting(atLeast: 1)
+        return stall
+    }
+
+    /// Queues write 2 offline and replays it: once it is sent, the pass that held write 1 is over.
+    private static func replayAnotherWrite(_ fixture: ClientFixture) async throws {
+        await fixture.client.disableNetwork()
+        _ = try await fixture.client.from("tasks").insert(["id": 2] as Row).execute()
+        await fixture.client.enableNetwork()
+        _ = try await fixture.probe.requests(atLeast: 1) { $0.bodyRows.first?["id"] == 2 }
+    }
+
+    @Test("a replayed write carries its owner's session; a sign-in while it waits keeps it queued")
+    func replayRacingSignIn() async throws {
+        let fixture = try await ClientFixture(signedInAs: "A")
+        let client = fixture.client
+        // The replay has picked A's write and waits on the store to mark it in flight.
+        let stall = try await Self.replayWaitingOnTheStore(client)
         async let signedIn: Void = client.signIn(Self.userB)
         try await stall.waiting(atLeast: 2)
         await stall.resume()
         try await signedIn
-        // B's own write goes through the replay after A's: once it is sent, A's pass is over.
-        await client.disableNetwork()
-        _ = try await client.from("tasks").insert(["id": 2] as Row).execute()
-        await client.enableNetwork()
-        _ = try await fixture.probe.requests(atLeast: 1) { $0.bodyRows.first?["id"] == 2 }
+        try await Self.replayAnotherWrite(fixture)
         #expect(fixture.writes.allSatisfy { $0.bodyRows.first?["id"] != 1 })
         #expect(fixture.writes.allSatisfy { $0.authorization == "Bearer token-B" })
         try await client.signIn(Self.userA)
@@ -70,21 +81,13 @@ struct ClientOwnerTests {
     func clearRacingReplay() async throws {
         let fixture = try await ClientFixture(signedInAs: "A")
         let client = fixture.client
-        await client.disableNetwork()
-        _ = try await client.from("tasks").insert(["id": 1] as Row).execute()
-        let stall = StoreStall(await client.engine.store)
-        try await stall.engage()
-        await client.enableNetwork()
-        try await stall.waiting(atLeast: 1)
+        let stall = try await Self.replayWaitingOnTheStore(client)
         async let cleared: Void = client.clearLocalData()
         try await stall.waiting(atLeast: 2)
         await stall.resume()
         try await cleared
         try await client.signIn(Self.userA)
-        await client.disableNetwork()
-        _ = try await client.from("tasks").insert(["id": 2] as Row).execute()
-        await client.enableNetwork()
-        _ = try await fixture.probe.requests(atLeast: 1) { $0.bodyRows.first?["id"] == 2 }
+        try await Self.replayAnotherWrite(fixture)
         #expect(fixture.writes.map { $0.bodyRows.first?["id"] } == [2])
         #expect(await fixture.server.rows(of: "tasks") == [["id": 2]])
         await client.close()
