@@ -30,9 +30,19 @@ extension StoreFiles {
         // new database's log or journal.
         for suffix in companionSuffixes { removeQuietly(path + suffix) }
         if link(temporary, path) != 0 {
-            // EEXIST: another open created the store first. ENOENT: that open, holding the store,
-            // removed this leftover. Either way the store is there to open.
-            guard errno == EEXIST || errno == ENOENT else { throw .unreadable }
+            switch errno {
+            case EEXIST, ENOENT:
+                // EEXIST: another open created the store first. ENOENT: that open, holding the
+                // store, removed this leftover. Either way the store is there to open.
+                break
+            case EPERM, ENOTSUP, EOPNOTSUPP, EXDEV, EMLINK:
+                // A file system without hard links: move the file instead, unless a store
+                // appeared meanwhile (then that one is opened).
+                guard !FileManager.default.fileExists(atPath: path) else { break }
+                guard rename(temporary, path) == 0 else { throw .unreadable }
+            default:
+                throw .unreadable
+            }
         }
         syncFolder(folder.path)
     }
