@@ -6,16 +6,12 @@ public enum ClientError: Error, Sendable, Hashable, CustomStringConvertible {
     case offline
     /// The local data was cleared while this call was under way.
     case cleared
-    /// The user who made an online-only write signed out or changed before it could be sent;
-    /// it was not sent.
-    case sessionChanged
 
     public var description: String {
         switch self {
         case .closed: return "The offline client was closed."
         case .offline: return "The network is unavailable, and this write is online only."
         case .cleared: return "The local data was cleared while the request was under way."
-        case .sessionChanged: return "The user changed before the write could be sent; it was not sent."
         }
     }
 }

@@ -12,16 +12,16 @@ extension Engine {
         return try await underway {
             // The owner of a write is the session's user: wait for the stored one to be read back.
             await waitForSessionToSettle()
+            let ticket = ticketForNewWrite()
             var mutation = draft
-            mutation.ownerID = currentUser
+            mutation.ownerID = ticket.owner
             mutation.createdAt = Date()
             switch policy {
             case .onlineOnly:
                 guard connectivity.current != .offline else { throw ClientError.offline }
-                guard let ticket = ticket(for: mutation.ownerID) else { throw ClientError.sessionChanged }
                 return .sent(try await sendOnlineOnly(mutation, ticket: ticket))
             case .offlineFirst:
-                return try await executeOfflineFirst(mutation)
+                return try await executeOfflineFirst(mutation, ticket: ticket)
             }
         }
     }
@@ -33,9 +33,8 @@ extension Engine {
     /// The send carries the session of the user the write was made by, fixed before the first
     /// `await`; if that user is no longer signed in when the request would leave, the write is
     /// queued for them instead, and after a clear it is dropped (`ClientError.cleared`).
-    private func executeOfflineFirst(_ mutation: Mutation) async throws -> WriteResult {
-        let owner = mutation.ownerID
-        guard let ticket = ticket(for: owner) else { return .queued(try await enqueue(mutation)) }
+    private func executeOfflineFirst(_ mutation: Mutation, ticket: SendTicket) async throws -> WriteResult {
+        let owner = ticket.owner
         while (immediateInFlight[owner] ?? 0) > 0 {
             await withCheckedContinuation { immediateWaiters[owner, default: []].append($0) }
         }

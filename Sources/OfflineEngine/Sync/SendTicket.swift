@@ -21,6 +21,13 @@ struct SendTicket: Sendable {
 }
 
 extension Engine {
+    /// A ticket for a new write: its owner is the user signed in now (`nil`: nobody), sent with
+    /// the current session.
+    func ticketForNewWrite() -> SendTicket {
+        let current = session.value.authSession
+        return SendTicket(owner: current?.userID, session: current, clearEpoch: clearEpoch)
+    }
+
     /// A ticket for a write of `owner` under the session current now, or `nil` when that session
     /// may not send it (another user is signed in).
     func ticket(for owner: String?) -> SendTicket? {
