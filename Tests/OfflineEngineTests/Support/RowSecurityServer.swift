@@ -321,12 +321,7 @@ actor RowSecurityServer: HTTPTransport {
         let response: HTTPResponse
 
         init(status: Int, code: String, message: String, details: String? = nil) {
-            var body: [String: JSONValue] = ["code": .string(code), "message": .string(message)]
-            body["details"] = details.map(JSONValue.string) ?? .null
-            body["hint"] = .null
-            response = HTTPResponse(
-                status: status, headers: ["Content-Type": "application/json; charset=utf-8"],
-                body: JSONText.data(.object(body)))
+            response = errorResponse(status: status, code: code, message: message, details: details)
         }
     }
 
