@@ -20,7 +20,29 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     /// - Returns: A sequence whose iterators are readers of one shared iteration; see
     ///   `AsyncShareSequence` for its lifetime, errors and end.
     public func share() -> AsyncShareSequence<Self> {
-        AsyncShareSequence(base: self)
+        AsyncShareSequence(base: self, alongside: nil)
+    }
+
+    /// Shares one iteration of this sequence among every reader, as ``share()`` does, and runs
+    /// `work` beside each iteration as a child task of it.
+    ///
+    /// `work` starts when a run starts and is cancelled when the run stops (the last reader left,
+    /// the base ended, or `close()`); the run ends only once `work` has returned, so nothing it
+    /// does outlives the readers. Use it for what keeps the shared values coming, such as the
+    /// refresh behind a shared query:
+    ///
+    /// ```swift
+    /// let snapshots = combineLatest(tableFacts, refresher.states.values())
+    ///     .scan(composer, { composer, input in composer.compose(input) })
+    ///     .distinct()
+    ///     .share(alongside: { await refresher.run() })
+    /// ```
+    ///
+    /// - Parameter work: The work to run beside each run; it should return soon after it is
+    ///   cancelled.
+    /// - Returns: A sequence whose iterators are readers of one shared iteration.
+    public func share(alongside work: @escaping @Sendable () async -> Void) -> AsyncShareSequence<Self> {
+        AsyncShareSequence(base: self, alongside: work)
     }
 }
 
@@ -55,8 +77,8 @@ where Base.Element: Sendable {
 
     private let storage: ShareStorage<Base>
 
-    init(base: Base) {
-        storage = ShareStorage(base: base)
+    init(base: Base, alongside: (@Sendable () async -> Void)?) {
+        storage = ShareStorage(base: base, alongside: alongside)
     }
 
     /// The number of live readers; useful to check that stopped readers were released.

@@ -14,10 +14,12 @@ final class ShareStorage<Base: AsyncSequence & Sendable>: Sendable where Base.El
     typealias Machine = ShareStateMachine<Base.Element, Base.Failure>
 
     private let base: Base
+    private let alongside: (@Sendable () async -> Void)?
     private let state = Mutex(Machine())
 
-    init(base: Base) {
+    init(base: Base, alongside: (@Sendable () async -> Void)? = nil) {
         self.base = base
+        self.alongside = alongside
     }
 
     var readerCount: Int {
@@ -103,9 +105,10 @@ final class ShareStorage<Base: AsyncSequence & Sendable>: Sendable where Base.El
         }
     }
 
-    /// One iteration of the base in its own task, reporting under `epoch`.
+    /// One iteration of the base in its own task, reporting under `epoch`; the work that runs
+    /// alongside each run is a child task of it, cancelled and awaited when the iteration stops.
     private func makeRun(epoch: UInt64, after previous: Machine.Run?) -> Machine.Run {
-        let base = self.base
+        let alongside = self.alongside
         return Task { [self] in
             // The previous run was cancelled when its readers left; wait until it has really
             // stopped so the base is never iterated twice at once.
@@ -114,21 +117,34 @@ final class ShareStorage<Base: AsyncSequence & Sendable>: Sendable where Base.El
                 // Every reader left before this run began: do not start the base at all.
                 return
             }
-            var iterator = base.makeAsyncIterator()
-            do throws(Base.Failure) {
-                while let element = try await iterator.next(isolation: nil) {
-                    guard let waiting = state.withLock({ $0.produced(element, epoch: epoch) }) else {
-                        // The run was stopped: its readers are gone, nobody wants more.
-                        return
-                    }
-                    for continuation in waiting {
-                        continuation.resume(returning: .value(element))
-                    }
+            let completion = await withTaskGroup(of: Void.self) { group in
+                if let alongside {
+                    group.addTask { await alongside() }
                 }
-                ended(.success(()), epoch: epoch)
-            } catch {
-                ended(.failure(error), epoch: epoch)
+                let completion = await iterate(epoch: epoch)
+                group.cancelAll()
+                return completion
             }
+            if let completion { ended(completion, epoch: epoch) }
+        }
+    }
+
+    /// Iterates the base, handing each element to the readers; returns how it ended, or `nil`
+    /// when the run was stopped because its readers left.
+    private func iterate(epoch: UInt64) async -> Result<Void, Base.Failure>? {
+        var iterator = base.makeAsyncIterator()
+        do throws(Base.Failure) {
+            while let element = try await iterator.next(isolation: nil) {
+                guard let waiting = state.withLock({ $0.produced(element, epoch: epoch) }) else {
+                    return nil
+                }
+                for continuation in waiting {
+                    continuation.resume(returning: .value(element))
+                }
+            }
+            return .success(())
+        } catch {
+            return .failure(error)
         }
     }
 

@@ -14,28 +14,44 @@ import Synchronization
 ///
 /// Use `Never` as `Failure` for a holder that can only finish normally.
 public final class StateBroadcast<Value: Sendable, Failure: Error>: Sendable {
-    private typealias Continuation = UnsafeContinuation<Result<Value?, Failure>, Never>
+    @usableFromInline typealias Continuation = UnsafeContinuation<Result<Value?, Failure>, Never>
 
-    private struct Reader {
-        var seenVersion: UInt64
-        var continuation: Continuation?
+    @usableFromInline
+    struct Reader {
+        @usableFromInline var seenVersion: UInt64
+        @usableFromInline var continuation: Continuation?
+
+        @inlinable
+        init(seenVersion: UInt64, continuation: Continuation?) {
+            self.seenVersion = seenVersion
+            self.continuation = continuation
+        }
     }
 
-    private struct State {
-        var value: Value
-        var version: UInt64 = 1
-        var completion: Result<Void, Failure>?
-        var readers: [UInt64: Reader] = [:]
-        var nextReaderID: UInt64 = 0
+    @usableFromInline
+    struct State {
+        @usableFromInline var value: Value
+        @usableFromInline var version: UInt64 = 1
+        @usableFromInline var completion: Result<Void, Failure>?
+        @usableFromInline var readers: [UInt64: Reader] = [:]
+        @usableFromInline var nextReaderID: UInt64 = 0
+        /// Combined readers waiting for the next change (see `watch(_:after:waker:)`).
+        @usableFromInline var watchers: [UInt64: StateWaker] = [:]
+
+        @inlinable
+        init(value: Value) {
+            self.value = value
+        }
     }
 
-    private enum Poll {
+    @usableFromInline
+    enum Poll {
         case value(Value)
         case done(Result<Value?, Failure>)
         case suspend
     }
 
-    private let state: Mutex<State>
+    @usableFromInline let state: Mutex<State>
 
     /// Creates a holder whose readers first see `initialValue` until something else is sent.
     public init(_ initialValue: Value) {
@@ -43,6 +59,7 @@ public final class StateBroadcast<Value: Sendable, Failure: Error>: Sendable {
     }
 
     /// The current value, read synchronously.
+    @inlinable
     public var value: Value {
         state.withLock { $0.value }
     }
@@ -58,6 +75,7 @@ public final class StateBroadcast<Value: Sendable, Failure: Error>: Sendable {
     }
 
     /// Replaces the current value and wakes every waiting reader with it; ignored after finishing.
+    @inlinable
     public func send(_ value: Value) {
         update { $0 = value }
     }
@@ -66,13 +84,17 @@ public final class StateBroadcast<Value: Sendable, Failure: Error>: Sendable {
     ///
     /// The closure runs while the holder's lock is held: it must not call back into this holder.
     /// Ignored after finishing.
+    @inlinable
     public func update(_ body: (inout Value) -> Void) {
+        var watchers: [UInt64: StateWaker] = [:]
         let (waiting, value) = state.withLock { state -> ([Continuation], Value) in
             guard state.completion == nil else {
                 return ([], state.value)
             }
             body(&state.value)
             state.version += 1
+            watchers = state.watchers
+            state.watchers = [:]
             var waiting: [Continuation] = []
             for index in state.readers.values.indices {
                 if let continuation = state.readers.values[index].continuation {
@@ -86,6 +108,7 @@ public final class StateBroadcast<Value: Sendable, Failure: Error>: Sendable {
         for continuation in waiting {
             continuation.resume(returning: .success(value))
         }
+        for watcher in watchers.values { watcher.fire() }
     }
 
     /// Ends every reader normally once it has received the current value.
@@ -99,6 +122,7 @@ public final class StateBroadcast<Value: Sendable, Failure: Error>: Sendable {
     }
 
     /// Returns a new reader sequence; each iterator of it is one independent reader.
+    @inlinable
     public func values() -> Values {
         Values(broadcast: self)
     }
@@ -118,26 +142,30 @@ public final class StateBroadcast<Value: Sendable, Failure: Error>: Sendable {
         /// The holder's value type.
         public typealias Element = Value
 
-        private let broadcast: StateBroadcast
+        @usableFromInline let broadcast: StateBroadcast
 
-        fileprivate init(broadcast: StateBroadcast) {
+        @usableFromInline
+        init(broadcast: StateBroadcast) {
             self.broadcast = broadcast
         }
 
         /// One reader of the holder; it unregisters itself when dropped or finished.
         public struct AsyncIterator: AsyncIteratorProtocol {
-            private let handle: ReaderHandle
+            @usableFromInline let handle: ReaderHandle
 
-            fileprivate init(handle: ReaderHandle) {
+            @usableFromInline
+            init(handle: ReaderHandle) {
                 self.handle = handle
             }
 
             /// Returns the newest value not yet seen by this reader, or `nil` once finished.
+            @inlinable
             public mutating func next() async throws(Failure) -> Value? {
                 try await handle.next(isolation: nil)
             }
 
             /// Returns the newest unseen value, suspending in the caller's isolation.
+            @inlinable
             public mutating func next(
                 isolation actor: isolated (any Actor)?
             ) async throws(Failure) -> Value? {
@@ -146,21 +174,25 @@ public final class StateBroadcast<Value: Sendable, Failure: Error>: Sendable {
         }
 
         /// Registers a new reader; its first element is the value current at that time or later.
+        @inlinable
         public func makeAsyncIterator() -> AsyncIterator {
             AsyncIterator(handle: ReaderHandle(broadcast: broadcast))
         }
     }
 
     /// Registration of one reader, removed from the holder when the last reference goes away.
-    fileprivate final class ReaderHandle: Sendable {
-        private let broadcast: StateBroadcast
-        private let id: UInt64
+    @usableFromInline
+    final class ReaderHandle: Sendable {
+        @usableFromInline let broadcast: StateBroadcast
+        @usableFromInline let id: UInt64
 
+        @usableFromInline
         init(broadcast: StateBroadcast) {
             self.broadcast = broadcast
             self.id = broadcast.register()
         }
 
+        @inlinable
         func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Value? {
             try await broadcast.next(reader: id)
         }
@@ -170,7 +202,8 @@ public final class StateBroadcast<Value: Sendable, Failure: Error>: Sendable {
         }
     }
 
-    private func register() -> UInt64 {
+    @usableFromInline
+    func register() -> UInt64 {
         state.withLock { state in
             let id = state.nextReaderID
             state.nextReaderID += 1
@@ -180,17 +213,21 @@ public final class StateBroadcast<Value: Sendable, Failure: Error>: Sendable {
         }
     }
 
-    private func unregister(_ id: UInt64) {
+    @usableFromInline
+    func unregister(_ id: UInt64) {
         let continuation = state.withLock { $0.readers.removeValue(forKey: id)?.continuation }
         continuation?.resume(returning: .success(nil))
     }
 
     private func complete(_ completion: Result<Void, Failure>) {
+        var watchers: [UInt64: StateWaker] = [:]
         let waiting = state.withLock { state -> [Continuation] in
             guard state.completion == nil else {
                 return []
             }
             state.completion = completion
+            watchers = state.watchers
+            state.watchers = [:]
             var waiting: [Continuation] = []
             for (id, reader) in state.readers {
                 if let continuation = reader.continuation {
@@ -204,10 +241,43 @@ public final class StateBroadcast<Value: Sendable, Failure: Error>: Sendable {
         for continuation in waiting {
             continuation.resume(returning: result)
         }
+        for watcher in watchers.values { watcher.fire() }
+    }
+
+    // MARK: Combined readers
+
+    /// The current value, its version and whether the holder has finished, read together.
+    @inlinable
+    func current() -> (value: Value, version: UInt64, finished: Bool) {
+        state.withLock { ($0.value, $0.version, $0.completion != nil) }
+    }
+
+    /// Asks for `waker` to fire at the next change after `version`, for the combined reader `id`
+    /// (replacing its earlier request). Returns `true`, storing nothing, when a change came
+    /// already; a finished holder stores nothing and returns `false`: it never changes again.
+    @inlinable
+    func watch(_ id: UInt64, after version: UInt64, waker: StateWaker) -> Bool {
+        state.withLock { state in
+            if state.version != version { return true }
+            guard state.completion == nil else { return false }
+            state.watchers[id] = waker
+            return false
+        }
+    }
+
+    /// Forgets the combined reader `id`'s request.
+    func unwatch(_ id: UInt64) {
+        _ = state.withLock { $0.watchers.removeValue(forKey: id) }
+    }
+
+    /// How many combined readers wait for a change; useful to check that they were released.
+    var watcherCount: Int {
+        state.withLock { $0.watchers.count }
     }
 
     /// Looks at the reader's state; stores `continuation` when there is nothing to deliver yet.
-    private static func poll(_ state: inout State, reader id: UInt64, continuation: Continuation?) -> Poll {
+    @inlinable
+    static func poll(_ state: inout State, reader id: UInt64, continuation: Continuation?) -> Poll {
         guard let reader = state.readers[id] else {
             return .done(.success(nil))
         }
@@ -226,7 +296,8 @@ public final class StateBroadcast<Value: Sendable, Failure: Error>: Sendable {
         return .suspend
     }
 
-    private func next(reader id: UInt64) async throws(Failure) -> Value? {
+    @inlinable
+    func next(reader id: UInt64) async throws(Failure) -> Value? {
         switch state.withLock({ Self.poll(&$0, reader: id, continuation: nil) }) {
         case .value(let value):
             return value

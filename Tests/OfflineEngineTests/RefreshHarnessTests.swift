@@ -180,6 +180,8 @@ final class RefreshHarness: Sendable {
     let states: AsyncLog<RefreshState>
     let refresher: Refresher
     private let task = Mutex<Task<Void, Never>?>(nil)
+    /// Copies the refresher's reports into `states`; ends when the refresher finishes.
+    private let logging: Task<Void, any Error>
 
     init(
         _ script: [ScriptedAttempt] = [],
@@ -203,15 +205,17 @@ final class RefreshHarness: Sendable {
         self.states = states
         self.session = session
         self.fetch = fetch
-        refresher = Refresher(
-            environment: environment,
-            fetch: { try await fetch() },
+        let refresher = Refresher(environment: environment) { FetchAnswer(try await fetch()) }
+        self.refresher = refresher
+        // Subscribed now, before the refresh can report anything.
+        let reports = refresher.reports()
+        logging = Task {
             // The harness logs changes of state; a report after an attempt that left the state as
             // it was is not one.
-            report: { state in
-                if states.values.last != state { states.append(state) }
+            for try await report in reports where states.values.last != report.state {
+                states.append(report.state)
             }
-        )
+        }
     }
 
     func start() {
@@ -219,11 +223,13 @@ final class RefreshHarness: Sendable {
         task.withLock { $0 = Task { await refresher.run() } }
     }
 
-    /// Cancels the refresh and waits until its loop has returned.
+    /// Cancels the refresh and waits until its loop has returned and its reports are logged.
     func stop() async {
         let running = task.withLock { $0 }
         running?.cancel()
         await running?.value
+        refresher.finish()
+        _ = try? await logging.value
     }
 
     /// Waits (with a timeout) until `count` attempts have started.

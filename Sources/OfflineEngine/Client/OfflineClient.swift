@@ -44,19 +44,19 @@ public final class OfflineClient: Sendable {
     > {
         let engine = engine
         let id = TableID(schema: schema, table: table)
-        return stream { await engine.pendingBroadcast(for: id).values() }
+        return stream { try await engine.pendingMutations(of: id) }
     }
 
     /// How many writes of the current user wait in the queue.
     public func pendingMutationCount() -> AsyncThrowingStream<Int, Error> {
         let engine = engine
-        return stream { engine.pendingCount.values() }
+        return stream { engine.pendingMutationCount }
     }
 
     /// Writes the server refused for good, kept until dismissed.
     public func rejectedMutations() -> AsyncThrowingStream<[RejectedMutation], Error> {
         let engine = engine
-        return stream { engine.rejectedWrites.values() }
+        return stream { engine.rejectedMutations }
     }
 
     /// Forgets a rejected write once the app has shown it.
@@ -76,7 +76,7 @@ public final class OfflineClient: Sendable {
     /// `.signedIn`.
     public var session: AsyncThrowingStream<SessionState, Error> {
         let engine = engine
-        return stream { engine.session.values() }
+        return stream { engine.state.session.values() }
     }
 
     /// Lets requests go out again after ``disableNetwork()``; waiting refreshes and the queue try
@@ -130,7 +130,7 @@ public final class OfflineClient: Sendable {
     /// Bridges one of the engine's broadcasts to a stream that fails with ``ClientError/closed``
     /// when asked for after `close()`, and finishes when the client closes.
     private func stream<Source: AsyncSequence & Sendable>(
-        _ source: @escaping @Sendable () async -> Source
+        _ source: @escaping @Sendable () async throws -> Source
     ) -> AsyncThrowingStream<Source.Element, Error> where Source.Element: Sendable {
         guard !isClosed.withLock({ $0 }) else {
             return AsyncThrowingStream { $0.finish(throwing: ClientError.closed) }
@@ -139,7 +139,7 @@ public final class OfflineClient: Sendable {
             of: Source.Element.self, bufferingPolicy: .bufferingNewest(1))
         engine.background.forward(until: continuation) {
             do {
-                for try await value in await source() {
+                for try await value in try await source() {
                     continuation.yield(value)
                 }
                 continuation.finish()
@@ -150,7 +150,8 @@ public final class OfflineClient: Sendable {
         return stream
     }
 
-    /// A live read's stream; see ``ReadQuery/snapshots()``.
+    /// A live read's stream; see ``ReadQuery/snapshots()``. The read starts at once, in the
+    /// background work, and its reader leaves when the stream's consumer stops.
     func snapshots(of query: QueryDescription) -> AsyncThrowingStream<QuerySnapshot, Error> {
         guard !isClosed.withLock({ $0 }) else {
             return AsyncThrowingStream { $0.finish(throwing: ClientError.closed) }
@@ -161,21 +162,21 @@ public final class OfflineClient: Sendable {
             of: QuerySnapshot.self, bufferingPolicy: .bufferingNewest(1))
         let stopped = BackgroundWork.stopped(continuation)
         let taken = engine.background.run {
-            let broadcast: StateBroadcast<QuerySnapshot, Never>
+            let snapshots: LiveReads.Snapshots
             do {
-                broadcast = try await engine.attach(query)
+                snapshots = try await engine.attach(query)
             } catch {
                 continuation.finish(throwing: error)
                 return
             }
             await BackgroundWork.run(
                 {
-                    for await snapshot in broadcast.values() {
+                    for await snapshot in snapshots {
                         continuation.yield(snapshot)
                     }
                 }, until: stopped)
             continuation.finish()
-            await engine.detach(key)
+            engine.detach(key)
         }
         if !taken { continuation.finish(throwing: ClientError.closed) }
         return stream

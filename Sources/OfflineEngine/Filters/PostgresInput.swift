@@ -48,7 +48,7 @@ enum PostgresInput {
     /// whitespace, a sign, digits with an optional point, an optional exponent. `nil` for anything
     /// else (including `NaN`, `Infinity`, `0x1F` and `1_000`).
     static func decimal(_ text: String) -> ExactDecimal? {
-        var bytes = Substring(text).utf8[...]
+        var bytes = ArraySlice(text.utf8)
         while let first = bytes.first, isSpace(first) { bytes.removeFirst() }
         while let last = bytes.last, isSpace(last) { bytes.removeLast() }
         var negative = false

@@ -9,8 +9,6 @@ import Foundation
 /// user): the engine drops it then and builds a new one.
 struct OverlayFold<Evaluator: RowFilterEvaluating> {
     private var working: OverlayWorkingList<Evaluator>
-    /// The queued writes laid so far, oldest first.
-    private var queuedIDs: [UUID]
     private var pending: Bool
     /// Whether a replayed write would have moved in a row read with other columns (only
     /// replayed writes make a fetch due, and they are all laid in `init`).
@@ -36,27 +34,31 @@ struct OverlayFold<Evaluator: RowFilterEvaluating> {
             if working.apply(writeAt: position) && position >= replayed.count { pending = true }
             if working.refetches > refetches && position < replayed.count { refetchIsDue = true }
         }
-        queuedIDs = queued.map(\.id)
     }
 
-    /// Lays the writes of `queued` past those laid so far. Returns `false`, laying nothing, when
-    /// `queued` does not begin with the writes laid so far (one left the queue): build anew.
-    mutating func extend(to queued: [Mutation]) -> Bool {
-        guard queued.count >= queuedIDs.count,
-            zip(queuedIDs, queued).allSatisfy({ $0 == $1.id })
-        else { return false }
-        for mutation in queued.dropFirst(queuedIDs.count) {
-            if working.append(mutation) { pending = true }
-            queuedIDs.append(mutation.id)
+    /// Lays `writes`, queued after those laid so far, oldest first; returns whether the rows
+    /// changed.
+    @discardableResult
+    mutating func extend(with writes: [Mutation]) -> Bool {
+        var changed = false
+        for mutation in writes where working.append(mutation) {
+            pending = true
+            changed = true
         }
-        return true
+        return changed
     }
 
     /// The rows as they stand, whether a queued write changed them, and whether the list must be
     /// fetched again.
     var result: OverlayResult {
+        result(rows: working.rows)
+    }
+
+    /// The result with `rows` standing for the rows (the caller's copy of them, when it knows
+    /// they did not change), so they are not gathered again.
+    func result(rows: [Row]) -> OverlayResult {
         OverlayResult(
-            rows: working.rows, hasPendingMutations: pending, needsRefetch: working.needsRefetch,
+            rows: rows, hasPendingMutations: pending, needsRefetch: working.needsRefetch,
             refetchIsDue: refetchIsDue)
     }
 }

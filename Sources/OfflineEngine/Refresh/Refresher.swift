@@ -1,20 +1,24 @@
+import Streams
 import Synchronization
 
 /// Keeps one live read's rows fresh: asks the server until it answers, retries on the schedule,
 /// waits for the network or the session instead of failing, and reports each ``RefreshState``.
 ///
-/// Usage: make one per live read, run ``run()`` in a child task of the read's owner, and call
-/// ``stop()`` (or cancel that task) to stop it; ``run()`` returns only after its retry wait and its attempt have ended, so no
-/// task or clock sleeper is left behind. ``markStale(_:)`` may be called from anywhere.
+/// Usage: make one per live read and run ``run()`` as a child task of the read's shared
+/// iteration; cancelling that task stops it, and ``run()`` returns only after its retry wait and
+/// its attempt have ended, so no task or clock sleeper is left behind. It may run again after it
+/// returned (the next reader of the read), starting from `.refreshing`. ``markStale(_:)`` may be
+/// called from anywhere. Its state is a stream: ``states`` keeps the newest report for readers,
+/// ``reports()`` delivers every report in order.
 final class Refresher: Sendable {
     /// One refresh attempt: asks the server, writes what may be written, and says what became of
     /// the answer; throws when the request failed.
-    typealias Fetch = @Sendable () async throws -> FetchOutcome
+    typealias Fetch = @Sendable () async throws -> FetchAnswer
 
     private enum Signal: Sendable {
         case event(RefreshStateMachine.Event)
         case waitElapsed(UInt64)
-        case attemptEnded(UInt64, RefreshStateMachine.Event)
+        case attemptEnded(UInt64, RefreshStateMachine.Event, written: Int?)
     }
 
     /// The failure recorded when an attempt is skipped because the network is known down.
@@ -22,55 +26,72 @@ final class Refresher: Sendable {
 
     private let fetch: Fetch
     private let environment: RefreshEnvironment
-    private let report: @Sendable (RefreshState) async -> Void
-    private let signals: AsyncStream<Signal>
-    private let inbox: AsyncStream<Signal>.Continuation
-    private let started = Mutex(false)
-    private let latest = Mutex(RefreshState.refreshing)
+    /// The running refresh's inbox (`nil`: not running, or stopped).
+    private let inbox = Mutex<AsyncStream<Signal>.Continuation?>(nil)
+    private let running = Mutex(false)
+    /// Every report, in order (for logs and tests).
+    private let log = EventBroadcast<RefreshReport, Never>()
 
-    /// A refresher that calls `fetch` for each attempt and awaits `report` with the state after
-    /// every change of state and after every attempt (in order, from the refresh's own task, the
-    /// first being `.refreshing` when it starts). An attempt's answer and the state it ends in
-    /// reach the report together, so a reader sees them in one snapshot.
-    init(
-        environment: RefreshEnvironment,
-        fetch: @escaping Fetch,
-        report: @escaping @Sendable (RefreshState) async -> Void
-    ) {
+    /// The newest report, replayed to each new reader: what a live read combines with its rows.
+    let states = StateBroadcast<RefreshReport, Never>(.starting)
+
+    /// A refresher that calls `fetch` for each attempt and reports after every change of state
+    /// and after every attempt (in order, the first being `.refreshing` when it starts). An
+    /// attempt's answer and the state it ends in are one report.
+    init(environment: RefreshEnvironment, fetch: @escaping Fetch) {
         self.fetch = fetch
         self.environment = environment
-        self.report = report
-        (signals, inbox) = AsyncStream.makeStream(of: Signal.self, bufferingPolicy: .unbounded)
     }
 
     /// The state last reported.
-    var state: RefreshState { latest.withLock { $0 } }
+    var state: RefreshState { states.value.state }
+
+    /// Every report from now on (subscribed when called), in order, none dropped; it finishes
+    /// with ``finish()``.
+    func reports() -> AsyncThrowingStream<RefreshReport, any Error> {
+        log.stream()
+    }
 
     /// Tells the refresh that a clear, a new owner or a write marked its rows stale: an Idle
-    /// refresh starts again; a refresh that is attempting notes it.
+    /// refresh starts again; a refresh that is attempting notes it. Ignored while not running
+    /// (a run starts by asking anyway).
     func markStale(_ reason: RefreshStateMachine.StaleReason) {
-        inbox.yield(.event(.markedStale(reason)))
+        _ = inbox.withLock { $0 }?.yield(.event(.markedStale(reason)))
     }
 
-    /// Ends ``run()``: its wait and attempt are cancelled and awaited before it returns. A
-    /// refresher stopped before it runs returns at once when it does.
+    /// Ends a running ``run()``: its wait and attempt are cancelled and awaited before it
+    /// returns.
     func stop() {
-        inbox.finish()
+        inbox.withLock { $0 }?.finish()
     }
 
-    /// Runs the refresh until ``stop()`` or until the calling task is cancelled; runs once per
-    /// refresher (a second call returns at once).
+    /// Finishes the report streams for good (the client closed).
+    func finish() {
+        stop()
+        states.finish()
+        log.finish()
+    }
+
+    /// Runs the refresh until ``stop()`` or until the calling task is cancelled. One run at a
+    /// time: a call while another runs returns at once.
     func run() async {
-        let first = started.withLock { started in
-            defer { started = true }
-            return !started
+        let first = running.withLock { running in
+            defer { running = true }
+            return !running
         }
         guard first else { return }
+        defer { running.withLock { $0 = false } }
+        let (signals, inbox) = AsyncStream.makeStream(of: Signal.self, bufferingPolicy: .unbounded)
+        self.inbox.withLock { $0 = inbox }
+        defer {
+            self.inbox.withLock { $0 = nil }
+            // The next run starts from `.refreshing`, as a new read does.
+            states.send(RefreshReport(state: .refreshing, answer: states.value.answer))
+        }
         // Subscribe before reading the session's state, so a settling in between is not missed.
         let networkCameBack = environment.networkCameBack()
         let sessionSettled = environment.sessionSettled()
         let restoring = environment.sessionRestoring()
-        let inbox = self.inbox
         await withDiscardingTaskGroup { group in
             group.addTask {
                 for await _ in networkCameBack { inbox.yield(.event(.networkCameBack)) }
@@ -78,10 +99,10 @@ final class Refresher: Sendable {
             group.addTask {
                 for await _ in sessionSettled { inbox.yield(.event(.sessionSettled)) }
             }
-            var loop = Loop(refresher: self)
-            await loop.process(.start(sessionRestoring: restoring))
+            var loop = Loop(refresher: self, inbox: inbox)
+            loop.process(.start(sessionRestoring: restoring))
             for await signal in signals {
-                await loop.receive(signal)
+                loop.receive(signal)
             }
             // The stream ends when this task is cancelled: stop the watchers, the wait, the attempt.
             group.cancelAll()
@@ -93,44 +114,56 @@ final class Refresher: Sendable {
     /// The loop's own state: the machine, the running wait and attempt, and their tokens.
     private struct Loop {
         let refresher: Refresher
+        let inbox: AsyncStream<Signal>.Continuation
         var machine: RefreshStateMachine
         var token: UInt64 = 0
         var wait: Task<Void, Never>?
         var attempt: Task<Void, Never>?
+        /// The newest answer an attempt wrote, carried by every report.
+        var answer: Int
 
-        init(refresher: Refresher) {
+        init(refresher: Refresher, inbox: AsyncStream<Signal>.Continuation) {
             self.refresher = refresher
+            self.inbox = inbox
             self.machine = RefreshStateMachine(schedule: refresher.environment.schedule)
+            self.answer = refresher.states.value.answer
         }
 
-        mutating func receive(_ signal: Signal) async {
+        /// Sends a report of `state` with the newest answer.
+        private func report(_ state: RefreshState) {
+            let report = RefreshReport(state: state, answer: answer)
+            refresher.log.send(report)
+            refresher.states.send(report)
+        }
+
+        mutating func receive(_ signal: Signal) {
             switch signal {
             case .event(let event):
-                await process(event)
+                process(event)
             case .waitElapsed(let token):
                 // A wait that was cut short may have fired before it was cancelled.
                 guard token == self.token, wait != nil else { return }
                 wait = nil
-                await process(.waitElapsed)
-            case .attemptEnded(let token, let event):
+                process(.waitElapsed)
+            case .attemptEnded(let token, let event, let written):
                 guard token == self.token, attempt != nil else { return }
                 attempt = nil
+                if let written { answer = max(answer, written) }
                 // The attempt's answer is reported with the state it ends in, changed or not.
-                if await !process(event) {
-                    await refresher.report(refresher.state)
+                if !process(event) {
+                    report(refresher.state)
                 }
             }
         }
 
         /// Runs the machine on an event; returns whether a state was reported.
         @discardableResult
-        mutating func process(_ event: RefreshStateMachine.Event) async -> Bool {
+        mutating func process(_ event: RefreshStateMachine.Event) -> Bool {
             var step = machine.handle(event)
             var reported = false
             while true {
                 if let state = step.publish {
-                    refresher.latest.withLock { $0 = state }
-                    await refresher.report(state)
+                    report(state)
                     reported = true
                 }
                 switch step.next {
@@ -168,7 +201,7 @@ final class Refresher: Sendable {
             token += 1
             let token = token
             let clock = refresher.environment.clock
-            let inbox = refresher.inbox
+            let inbox = inbox
             wait = Task {
                 do {
                     try await clock.sleep(for: delay)
@@ -185,17 +218,20 @@ final class Refresher: Sendable {
             let fetch = refresher.fetch
             let connectivity = refresher.environment.connectivity
             let summarize = refresher.environment.summarize
-            let inbox = refresher.inbox
+            let inbox = inbox
             attempt = Task {
                 let event: RefreshStateMachine.Event
+                var written: Int?
                 do {
-                    event = .answered(try await fetch())
+                    let answer = try await fetch()
+                    written = answer.answer
+                    event = .answered(answer.outcome)
                 } catch {
                     if Task.isCancelled { return }
                     let cause = RefreshFailure(error, summary: summarize(error))
                     event = .failed(cause, networkKnownDown: connectivity() == .offline)
                 }
-                inbox.yield(.attemptEnded(token, event))
+                inbox.yield(.attemptEnded(token, event, written: written))
             }
         }
 

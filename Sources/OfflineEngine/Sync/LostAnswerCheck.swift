@@ -33,34 +33,3 @@ enum LostAnswerCheck: Sendable, Equatable {
         return ValueEquality.verdict(stored, equals: text, isKey: { isKey }) == .false
     }
 }
-
-extension Engine {
-    /// Reads the rows under an insert's keys with the write's own session (row-level security
-    /// shows the owner's rows only) and compares them with what was sent.
-    func lostAnswerCheck(_ insert: Mutation, ticket: SendTicket) async -> LostAnswerCheck {
-        let keyColumns = primaryKeys.columns(for: insert.table)
-        for row in insert.rows {
-            guard let key = primaryKeys.key(of: row, in: insert.table) else { return .notApplied }
-            var query = QueryDescription(schema: insert.schema, table: insert.table)
-            for (column, value) in zip(keyColumns, key.values) {
-                query.filters.append(
-                    .condition(FilterCondition(column: column, op: .eq, operand: .value(value))))
-            }
-            let stored: Row
-            do {
-                let (rows, _) = try await fetchFromServer(query, accessToken: ticket.accessToken)
-                guard let first = rows.first else { return .notApplied }
-                stored = first
-            } catch {
-                return .unknown
-            }
-            for (column, value) in row.values
-            where LostAnswerCheck.provablyDiffers(
-                stored: stored[column], sent: value, isKey: keyColumns.contains(column))
-            {
-                return .notApplied
-            }
-        }
-        return .applied
-    }
-}

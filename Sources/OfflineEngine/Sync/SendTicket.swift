@@ -6,7 +6,7 @@ import Foundation
 /// Between picking a write and sending it the engine awaits the store, and a sign-in, a sign-out
 /// or a clear may run meanwhile. The request is built from the ticket, never from whatever
 /// session is current by then, and the ticket is checked once more with no `await` between the
-/// check and handing the request to the transport (``Engine/maySend(_:queuedWrite:)``), so a
+/// check and handing the request to the transport (``EngineState/maySend(_:queuedWrite:)``), so a
 /// write reaches the server only as its owner and never after a clear wiped it.
 struct SendTicket: Sendable {
     /// The write's owner when it was picked (`nil`: made while nobody was signed in).
@@ -20,7 +20,7 @@ struct SendTicket: Sendable {
     var accessToken: String? { session?.accessToken }
 }
 
-extension Engine {
+extension EngineState {
     /// A ticket for a new write: its owner is the user signed in now (`nil`: nobody), sent with
     /// the current session.
     func ticketForNewWrite() -> SendTicket {
@@ -44,8 +44,8 @@ extension Engine {
         let current = session.value.authSession
         guard current?.userID == ticket.session?.userID else { return false }
         if let id {
-            guard let entry = queue.first(where: { $0.mutation.id == id }),
-                entry.mutation.ownerID == ticket.owner
+            guard let entry = queue[id],
+                entry.mutation.ownerID == ticket.owner, entry.life.phase == .inFlight
             else { return false }
         }
         return true

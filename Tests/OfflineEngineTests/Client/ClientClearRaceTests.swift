@@ -22,8 +22,8 @@ struct ClientClearRaceTests {
                 }
                 try await group.waitForAll()
             }
-            let inMemory = await client.engine.queue.map(\.mutation.id)
-            let onDisk = try await client.engine.store.allQueued().map(\.mutation.id)
+            let inMemory = await client.queuedIDs
+            let onDisk = try await client.store.allQueued().map(\.mutation.id)
             #expect(inMemory == onDisk, "round \(round)")
             await client.close()
         }

@@ -17,7 +17,7 @@ struct ClientOwnerTests {
     private static func replayWaitingOnTheStore(_ client: OfflineClient) async throws -> StoreStall {
         await client.disableNetwork()
         _ = try await client.from("tasks").insert(["id": 1] as Row).execute()
-        let stall = StoreStall(await client.engine.store)
+        let stall = StoreStall(client.store)
         try await stall.engage()
         await client.enableNetwork()
         try await stall.waiting(atLeast: 1)
@@ -55,7 +55,7 @@ struct ClientOwnerTests {
     func immediateSendRacingSignIn() async throws {
         let fixture = try await ClientFixture(signedInAs: "A")
         let client = fixture.client
-        let stall = StoreStall(await client.engine.store)
+        let stall = StoreStall(client.store)
         try await stall.engage()
         async let written = client.from("tasks").insert(["id": 1] as Row).execute()
         // The write waits for its tick, read before it goes out.
@@ -111,8 +111,8 @@ struct ClientOwnerTests {
         do { outcome = .success(try await written) } catch { outcome = .failure(error) }
         #expect((try? outcome.get()) == nil)
         #expect(outcome.failureError as? ClientError == .cleared)
-        #expect(await client.engine.queue.isEmpty)
-        #expect(try await client.engine.store.allQueued().isEmpty)
+        #expect(await client.queuedIDs.isEmpty)
+        #expect(try await client.store.allQueued().isEmpty)
         #expect(try await firstValue(of: client.pendingMutationCount()) { _ in true } == 0)
         await client.close()
     }

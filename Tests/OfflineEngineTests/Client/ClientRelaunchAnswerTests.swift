@@ -14,7 +14,7 @@ struct ClientRelaunchAnswerTests {
         _ = try await first.client.from("tasks").insert(["title": "no id"] as Row).execute()
         _ = try await first.client.from("tasks").insert(["id": 7, "title": "keyed"] as Row).execute()
         // Both were sent and the app died before an answer: the server applied them.
-        let store = await first.client.engine.store
+        let store = first.client.store
         for queued in try await store.allQueued() {
             _ = try await store.beginAttempt(queued.mutation.id)
         }

@@ -171,7 +171,6 @@ struct ClientReplayTests {
     @Test("a replayed write stays in the overlay until every cached list of its table is fetched after it")
     func replayedWriteRetires() async throws {
         let fixture = try await ClientFixture(tables: ["tasks": [["id": 1, "done": false]]])
-        let table = TableID(schema: nil, table: "tasks")
         _ = try await fixture.client.from("tasks").select().fetch()
         _ = try await fixture.client.from("tasks").select().eq("done", value: false).fetch()
         await fixture.client.disableNetwork()
@@ -182,19 +181,19 @@ struct ClientReplayTests {
         }
         await fixture.client.enableNetwork()
         _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
-        #expect(await fixture.client.engine.replayLog[table]?.count == 1)
+        #expect(await fixture.client.replayLog(of: "tasks").count == 1)
         let all = try await fixture.client.from("tasks").select().fetch()
         #expect(all.rows.map { $0["id"] } == [1])
         // The other list has not been fetched since: the write still shows there.
         await fixture.client.disableNetwork()
         let open = try await fixture.client.from("tasks").select().eq("done", value: false).fetch()
         #expect(open.rows.map { $0["id"] } == [1, 2])
-        #expect(await fixture.client.engine.replayLog[table]?.count == 1)
+        #expect(await fixture.client.replayLog(of: "tasks").count == 1)
         await fixture.client.enableNetwork()
         let fetched = try await fixture.client.from("tasks").select().eq("done", value: false).fetch()
         #expect(fetched.rows.map { $0["id"] } == [1])
-        #expect(await fixture.client.engine.replayLog[table]?.isEmpty ?? true)
-        #expect(try await fixture.client.engine.store.replayLog(table: "tasks").isEmpty)
+        #expect(await fixture.client.replayLog(of: "tasks").isEmpty)
+        #expect(try await fixture.client.store.replayLog(table: "tasks").isEmpty)
         await fixture.client.close()
     }
 

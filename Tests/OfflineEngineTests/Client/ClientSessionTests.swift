@@ -45,7 +45,7 @@ struct ClientSessionTests {
         let gets = try await fixture.probe.gets(atLeast: 4)
         #expect(gets.suffix(2).allSatisfy { $0.authorization == "Bearer token-user-2" })
         #expect(
-            await fixture.client.engine.lists.values.allSatisfy {
+            await fixture.client.cachedLists.allSatisfy {
                 !$0.isStale || $0.list.query.table == "notes"
             })
         await fixture.client.close()
@@ -67,12 +67,12 @@ struct ClientSessionTests {
         }
         await fixture.client.enableNetwork()
         _ = try await firstValue(of: fixture.client.rejectedMutations()) { $0.count == 1 }
-        #expect(await fixture.client.engine.replayLog.values.flatMap { $0 }.count == 1)
+        #expect(await fixture.client.replayLogCount == 1)
         await fixture.client.disableNetwork()
         _ = try await fixture.client.from("tasks").insert(["id": 4] as Row).execute()
 
         try await fixture.client.clearLocalData()
-        let store = await fixture.client.engine.store
+        let store = fixture.client.store
         #expect(try await store.lists(table: "tasks").isEmpty)
         #expect(try await store.allQueued().isEmpty)
         #expect(try await store.replayLog(table: "tasks").isEmpty)
@@ -106,7 +106,8 @@ struct ClientSessionTests {
             Self.drain(client.rejectedMutations()), Self.drain(client.pendingMutations(table: "tasks")),
             Self.drain(client.connectivity),
         ]
-        try await eventually { await fixture.client.engine.live.values.first?.readers == 1 }
+        let key = fixture.client.from("tasks").select().query.canonicalKey
+        try await eventually { fixture.client.liveReaders(of: key) == 1 }
         await client.close()
         for reader in readers {
             #expect(try await withTimeout(30) { await reader.value })
@@ -169,10 +170,10 @@ struct ClientSessionTests {
         _ = await gate.arrivals.values(atLeast: 1)
         let second = Task { try await client.from("tasks").insert(["id": 2] as Row).execute() }
         try await eventually {
-            await !(fixture.client.engine.immediateWaiters[Optional("user-1")] ?? []).isEmpty
+            fixture.client.writeWaitsBehindImmediateSend
         }
         let closing = Task { await client.close() }
-        try await eventually { await fixture.client.engine.closed }
+        try await eventually { fixture.client.isClosing }
         gate.open()
         #expect(try await first.value == .sent([]))
         guard case .queued = try await second.value else {

@@ -52,7 +52,7 @@ extension ClientFixture {
 
     /// The latest snapshot of a live read that is being read now.
     func current(_ read: ReadQuery) async -> QuerySnapshot? {
-        await client.engine.live[read.query.canonicalKey]?.snapshots.value
+        await client.engine.liveReads.latest(of: read.query.canonicalKey)
     }
 }
 

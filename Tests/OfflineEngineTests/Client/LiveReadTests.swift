@@ -125,7 +125,7 @@ struct LiveReadTests {
         }
         _ = await gate.arrivals.values(atLeast: 1)
         let key = QueryDescription(schema: nil, table: "tasks", select: "*").canonicalKey
-        try await eventually { await fixture.client.engine.live[key]?.readers == 3 }
+        try await eventually { fixture.client.liveReaders(of: key) == 3 }
         gate.open()
         for (log, _) in readers {
             try await withTimeout(30) {
@@ -136,7 +136,7 @@ struct LiveReadTests {
             #expect(log.values.last?.column("title") == ["a"])
         }
         #expect(fixture.gets.count == 1)
-        #expect(await fixture.client.engine.lists.keys.filter { $0 == key }.count == 1)
+        #expect(await fixture.client.cachedLists.filter { $0.list.query.canonicalKey == key }.count == 1)
         for (_, task) in readers { task.cancel() }
         await fixture.client.close()
     }
@@ -150,9 +150,9 @@ struct LiveReadTests {
         let reader = collect(fixture.client.from("tasks").select().snapshots(), into: AsyncLog())
         try await fixture.sleepers(atLeast: 1)
         reader.cancel()
+        let key = fixture.client.from("tasks").select().query.canonicalKey
         try await eventually {
-            let live = await fixture.client.engine.live
-            return live.isEmpty && fixture.clock.sleeperCount == 0
+            fixture.client.liveReaders(of: key) == 0 && fixture.clock.sleeperCount == 0
         }
         let requests = fixture.probe.requests.count
         fixture.clock.advance(by: .seconds(120))

@@ -97,7 +97,7 @@ struct UserSoak: Sendable {
         let writing = ContinuousClock.now - started
         let drained = try await drain(client)
         let rejected = try await rejectedWrites(client)
-        let left = await client.engine.queue.map(\.mutation)
+        let left = await client.engine.state.queue.all.map(\.mutation)
         await client.close()
         let report = await server.report()
         return UserSoakTally(
@@ -248,7 +248,7 @@ struct UserSoak: Sendable {
         await client.enableNetwork()
         let deadline = ContinuousClock.now + .seconds(settings.drainSeconds)
         var turn = 0
-        while await !client.engine.queue.isEmpty {
+        while await !client.queuedIDs.isEmpty {
             guard ContinuousClock.now < deadline else { return false }
             try await client.signIn(Self.session(settings.users[turn % settings.users.count]))
             turn += 1
@@ -266,7 +266,7 @@ struct UserSoak: Sendable {
                 all[rejected.id] = rejected
             }
         }
-        for rejected in await client.engine.rejected { all[rejected.id] = rejected }
+        for rejected in client.allRejected { all[rejected.id] = rejected }
         return all.values.sorted { $0.rejectedAt < $1.rejectedAt }
     }
 }

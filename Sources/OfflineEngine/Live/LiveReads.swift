@@ -1,0 +1,131 @@
+import Streams
+import Synchronization
+
+/// The live reads being read, by the query's canonical key: one shared pipeline per query, as
+/// GRDB shares one observation among its observers while they observe.
+///
+/// A read's snapshots are derived, never pushed: its table's facts combined with its refresh's
+/// reports, composed (``SnapshotComposer``), de-duplicated and shared. The refresh runs as a
+/// child of the shared iteration, so the last reader leaving ends it (structured concurrency).
+/// An entry lives while callers hold it (``join(_:facts:primaryKeys:refresher:)`` and
+/// ``leave(_:)``); the engine marks the refreshes of running reads stale through it.
+final class LiveReads: Sendable {
+    typealias Snapshots = AsyncShareSequence<
+        AsyncMapSyncSequence<
+            AsyncDistinctBySequence<
+                AsyncScanSequence<
+                    AsyncCombineLatestStatesSequence<TableFacts, RefreshReport>, SnapshotComposer,
+                    ComposedSnapshot
+                >
+            >, QuerySnapshot
+        >
+    >
+
+    private struct Entry: Sendable {
+        let query: QueryDescription
+        let refresher: Refresher
+        let snapshots: Snapshots
+        var holders: Int
+    }
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var closed = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Joins the live read of `query`, making it (with `refresher()`) for its first holder;
+    /// `nil` once closed. Each join is followed by one ``leave(_:)``.
+    func join(
+        _ query: QueryDescription, facts: StateBroadcast<TableFacts, Never>, primaryKeys: PrimaryKeys,
+        refresher makeRefresher: () -> Refresher
+    ) -> Snapshots? {
+        let key = query.canonicalKey
+        return state.withLock { state -> Snapshots? in
+            guard !state.closed else { return nil }
+            if var entry = state.entries[key] {
+                entry.holders += 1
+                state.entries[key] = entry
+                return entry.snapshots
+            }
+            let refresher = makeRefresher()
+            let snapshots = Self.pipeline(query, facts: facts, primaryKeys: primaryKeys, refresher: refresher)
+            state.entries[key] = Entry(query: query, refresher: refresher, snapshots: snapshots, holders: 1)
+            return snapshots
+        }
+    }
+
+    /// Leaves the live read of `key`; the last holder to leave forgets it.
+    func leave(_ key: String) {
+        state.withLock { state in
+            guard var entry = state.entries[key] else { return }
+            entry.holders -= 1
+            state.entries[key] = entry.holders > 0 ? entry : nil
+        }
+    }
+
+    /// How many callers hold the live read of `key`.
+    func holders(of key: String) -> Int {
+        state.withLock { $0.entries[key]?.holders ?? 0 }
+    }
+
+    /// The newest snapshot of the live read of `key` while it is being read, or `nil`.
+    func latest(of key: String) async -> QuerySnapshot? {
+        guard let snapshots = state.withLock({ $0.entries[key]?.snapshots }), snapshots.isRunning else {
+            return nil
+        }
+        var reader = snapshots.makeAsyncIterator()
+        return await reader.next()
+    }
+
+    /// The queries of the live reads of `table`.
+    func queries(of table: TableID) -> [QueryDescription] {
+        state.withLock { state in state.entries.values.map(\.query).filter { TableID($0) == table } }
+    }
+
+    /// Marks the refreshes of `table`'s live reads stale (`nil`: every table's).
+    func markStale(table: TableID?, reason: RefreshStateMachine.StaleReason) {
+        let refreshers = state.withLock { state in
+            state.entries.values.filter { table == nil || TableID($0.query) == table }.map(\.refresher)
+        }
+        for refresher in refreshers { refresher.markStale(reason) }
+    }
+
+    /// Marks the refreshes of the live reads of `keys` stale.
+    func markStale(keys: Set<String>, reason: RefreshStateMachine.StaleReason) {
+        guard !keys.isEmpty else { return }
+        let refreshers = state.withLock { state in keys.compactMap { state.entries[$0]?.refresher } }
+        for refresher in refreshers { refresher.markStale(reason) }
+    }
+
+    /// Ends every live read: refreshes stop, readers finish; later joins get `nil`.
+    func close() async {
+        let entries = state.withLock { state in
+            state.closed = true
+            defer { state.entries = [:] }
+            return Array(state.entries.values)
+        }
+        for entry in entries {
+            await entry.snapshots.close()
+            entry.refresher.finish()
+        }
+    }
+
+    /// The pipeline of one live read.
+    private static func pipeline(
+        _ query: QueryDescription, facts: StateBroadcast<TableFacts, Never>, primaryKeys: PrimaryKeys,
+        refresher: Refresher
+    ) -> Snapshots {
+        let composer = SnapshotComposer(
+            query: query, primaryKeys: primaryKeys, startAnswers: facts.value.answers)
+        return combineLatest(facts, refresher.states)
+            .scan(composer) { composer, input in composer.compose(input.0, input.1) }
+            .distinct { shown, next in
+                if next.fetchAgain { refresher.markStale(.write) }
+                return shown.shows(next)
+            }
+            .mapSync(\.snapshot)
+            .share(alongside: { await refresher.run() })
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+
+/// Builds a live read's snapshots from its table's facts and its refresh's reports: pure, no
+/// `await`, run inside the read's shared iteration (`scan`).
+///
+/// It keeps the read's overlay as a fold (``OverlayFold``): while the facts change only by
+/// writes appended to the queue, just those writes are laid; any other change lays anew.
+///
+/// An answer of the read's own refresh and the state that refresh ends in reach readers in one
+/// snapshot: the answer's rows wait for the report that carries its serial, and a report waits
+/// for the facts that hold its answer (whichever arrives first waits for the other).
+struct SnapshotComposer: Sendable {
+    let key: String
+    let query: QueryDescription
+    let primaryKeys: PrimaryKeys
+    /// The newest answer written when the read started: later ones are the server's answers to
+    /// this read (its rows are no longer only the device's).
+    let startAnswers: Int
+
+    private var shown: ListEntry?
+    private var report = RefreshReport.starting
+    private var holding = false
+    private var fold: OverlayFold<FilterEvaluator>?
+    private var foldVersion = -1
+    private var foldOwner: String?
+    private var foldQueued = WriteLog()
+    /// The rows of the fold as last gathered.
+    private var lastRows: [Row]?
+    /// The fetch tick of the list a synced write last asked to fetch again.
+    private var refetchAskedAt: Int?
+
+    /// A composer for the live read of `query`, started when the newest answer was `startAnswers`.
+    init(query: QueryDescription, primaryKeys: PrimaryKeys, startAnswers: Int) {
+        self.query = query
+        key = query.canonicalKey
+        self.primaryKeys = primaryKeys
+        self.startAnswers = startAnswers
+    }
+
+    /// The snapshot for the latest facts and report.
+    mutating func compose(_ facts: TableFacts, _ latest: RefreshReport) -> ComposedSnapshot {
+        if latest.answer <= facts.answers { report = latest }
+        let entry = facts.lists[key]
+        let hold =
+            entry?.answer.map { $0.refreshOf == key && $0.serial > startAnswers && $0.serial > report.answer }
+            ?? false
+        var rebuild =
+            fold == nil || facts.version != foldVersion || facts.owner != foldOwner
+            || !facts.queued.extends(foldQueued)
+        if !hold, rebuild || holding {
+            shown = entry
+            rebuild = true
+        }
+        holding = hold
+        let (result, rows) = lay(facts, rebuild: rebuild)
+        let hasRows = shown != nil || !result.rows.isEmpty
+        let answered = shown?.answer.map { $0.serial > startAnswers } ?? false
+        let snapshot = QuerySnapshot(
+            result: hasRows ? QueryResult(rows: result.rows) : nil, isFromCache: !answered,
+            fetchedAt: shown?.fetchedAt, hasPendingMutations: result.hasPendingMutations,
+            refresh: report.state)
+        return ComposedSnapshot(snapshot: snapshot, rows: rows, fetchAgain: fetchAgainForSyncedWrite(result))
+    }
+
+    /// The rows with the writes laid: the fold extended by the writes queued since, or a new one;
+    /// and how the rows compare with the previous composition's.
+    private mutating func lay(_ facts: TableFacts, rebuild: Bool) -> (OverlayResult, ComposedSnapshot.Rows) {
+        defer {
+            foldVersion = facts.version
+            foldOwner = facts.owner
+            foldQueued = facts.queued
+        }
+        if !rebuild, var extended = fold.take() {
+            let added = facts.laidWrites(facts.queued.writes(after: foldQueued))
+            // A fold made before any UPDATE was laid left the other lists' rows out.
+            if extended.holdsOtherLists || !added.contains(where: { $0.operation == .update }) {
+                let changed = extended.extend(with: added)
+                fold = extended
+                // Unchanged rows are the ones shown last: not gathered again.
+                if !changed, let rows = lastRows { return (extended.result(rows: rows), .unchanged) }
+                let result = extended.result
+                lastRows = result.rows
+                return (result, .changed)
+            }
+        }
+        let list = shown?.list ?? CachedList(query: query, rows: [], fetchTick: 0)
+        let queued = facts.laidWrites(facts.queued.writes)
+        let replayed = ReplayLog.unseen(
+            facts.replayed.filter { $0.mutation.applies(to: facts.owner) }, fetchTick: list.fetchTick
+        )
+        .map(\.mutation)
+        let hasUpdates = (queued + replayed).contains { $0.operation == .update }
+        let others = hasUpdates ? facts.lists.filter { $0.key != key }.map(\.value.list) : []
+        let made = OverlayFold<FilterEvaluator>(
+            list: list, otherLists: others, primaryKeys: primaryKeys, replayed: replayed, queued: queued)
+        fold = made
+        let result = made.result
+        lastRows = result.rows
+        return (result, .unknown)
+    }
+
+    /// A write that has synced would have moved into the list a row read with other columns
+    /// (another list's `select("id,done")` row into a `select()` list, say); such a row never
+    /// joins the list, which is fetched again instead.
+    ///
+    /// Only once per fetched list, and only while the refresh is Idle: a refresh that is not
+    /// Idle fetches again anyway (its answer is refused if its request left before the write
+    /// synced). While the write is queued the server does not hold it, so no fetch is asked.
+    private mutating func fetchAgainForSyncedWrite(_ result: OverlayResult) -> Bool {
+        guard result.refetchIsDue, let shown, !shown.isStale, report.state == .idle,
+            refetchAskedAt != shown.list.fetchTick
+        else { return false }
+        refetchAskedAt = shown.list.fetchTick
+        return true
+    }
+}
+
+/// A composed snapshot, how its rows compare with the previous composition's, and whether the
+/// read must fetch again (see `SnapshotComposer.fetchAgainForSyncedWrite`).
+struct ComposedSnapshot: Sendable {
+    /// How the rows compare with those of the composition before.
+    enum Rows: Sendable, Equatable {
+        /// The same rows: only laid writes that changed nothing.
+        case unchanged
+        /// Different rows: a laid write changed them.
+        case changed
+        /// Laid anew: compare them to know.
+        case unknown
+    }
+
+    var snapshot: QuerySnapshot
+    var rows: Rows
+    var fetchAgain: Bool
+
+    /// Whether `next` shows what `self` (the last snapshot shown) shows, comparing the rows
+    /// only when the composer could not tell: a write appended at the end of a long list
+    /// would otherwise cost a comparison of every row.
+    func shows(_ next: ComposedSnapshot) -> Bool {
+        switch next.rows {
+        case .changed:
+            return false
+        case .unchanged:
+            return snapshot.isFromCache == next.snapshot.isFromCache
+                && snapshot.fetchedAt == next.snapshot.fetchedAt
+                && snapshot.hasPendingMutations == next.snapshot.hasPendingMutations
+                && snapshot.refresh == next.snapshot.refresh
+                && (snapshot.result == nil) == (next.snapshot.result == nil)
+        case .unknown:
+            return snapshot == next.snapshot
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// One cached list as the engine holds it: the rows with their fetch tick, when they were
+/// fetched, whether they must be fetched again, and which answer wrote them.
+struct ListEntry: Sendable, Hashable {
+    /// The rows and the tick of the request that fetched them.
+    var list: CachedList
+    /// When the server's answer was written (`nil`: never fetched, only patched).
+    var fetchedAt: Date?
+    /// Whether the list must be fetched again before it is up to date.
+    var isStale: Bool
+    /// The answer that wrote the rows, while they are the current owner's (`nil`: read from the
+    /// store, patched only, or passed to a new owner).
+    var answer: AnswerStamp?
+}
+
+/// Which answer wrote a cached list: its serial (every answer written gets a larger one), and
+/// the live read whose own refresh asked for it, if one did. That read shows the rows with the
+/// state its refresh then reports, in one snapshot.
+struct AnswerStamp: Sendable, Hashable {
+    /// The answer's serial.
+    var serial: Int
+    /// The canonical key of the live read whose refresh asked, or `nil` (a one-shot fetch).
+    var refreshOf: String?
+}

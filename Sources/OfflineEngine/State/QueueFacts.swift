@@ -1,0 +1,15 @@
+/// The queue as the app's counters see it: how many writes each owner has queued, and whose
+/// count is shown. The engine sends a new value whenever either changes.
+struct QueueFacts: Sendable, Hashable {
+    /// Queued writes per owner (`nil`: owner-less writes).
+    var counts: [String?: Int] = [:]
+    /// The user whose writes are shown (`nil`: nobody signed in).
+    var owner: String?
+
+    /// How many queued writes ``owner`` sees: theirs and owner-less ones.
+    var visibleCount: Int {
+        let ownerless = counts[nil] ?? 0
+        guard let owner else { return ownerless }
+        return ownerless + (counts[owner] ?? 0)
+    }
+}

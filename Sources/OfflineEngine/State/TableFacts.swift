@@ -1,0 +1,46 @@
+import Foundation
+
+/// What a table's live reads are derived from: its cached lists, the writes laid over them, and
+/// whose writes those are. The engine sends a new value after every change of the table.
+///
+/// Everything but the queued writes is small or shared: rows are arrays the lists share, and the
+/// queued writes are a ``WriteLog``, so sending facts after a write costs that write.
+struct TableFacts: Sendable {
+    /// The table.
+    var table: TableID
+    /// The table's cached lists, by canonical key.
+    var lists: [String: ListEntry]
+    /// The table's queued writes, every owner's, in queue order.
+    var queued: WriteLog
+    /// The table's replay log: writes sent that some cached list may not have seen yet.
+    var replayed: [ReplayEntry]
+    /// The user whose writes are laid over the lists (`nil`: nobody signed in).
+    var owner: String?
+    /// Changes with every change of these facts except writes appended to ``queued``; a live
+    /// read's fold stands while it is the same.
+    var version: Int
+    /// The serial of the newest answer written anywhere when these facts were sent.
+    var answers: Int
+
+    /// The facts of a table nothing is known of yet.
+    init(table: TableID, owner: String?) {
+        self.table = table
+        lists = [:]
+        queued = WriteLog()
+        replayed = []
+        self.owner = owner
+        version = 0
+        answers = 0
+    }
+
+    /// The queued writes laid for ``owner``: theirs and owner-less ones.
+    func laidWrites(_ writes: [Mutation]) -> [Mutation] {
+        writes.filter { $0.applies(to: owner) }
+    }
+
+    /// The pending writes of ``owner`` to this table, oldest first.
+    func pending(primaryKeys: PrimaryKeys) -> [PendingMutation] {
+        OverlayWrites.applying(queued.writes, ownerID: owner)
+            .map { PendingMutation($0, primaryKeys: primaryKeys) }
+    }
+}

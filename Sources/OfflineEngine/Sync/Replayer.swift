@@ -1,0 +1,192 @@
+import Foundation
+import Streams
+
+/// Replays the queue for as long as the client is open: a pass whenever there is work, and after
+/// a transient failure, a wait on the refresh schedule that the network coming back or the
+/// session settling cuts short.
+///
+/// Each write is picked with a ``SendTicket`` (its owner and the session it goes out with) and
+/// sent as the ticket says; the state checks the ticket once more when it commits the attempt,
+/// with no `await` between that check and the request leaving.
+struct Replayer: Sendable {
+    let state: EngineState
+    let endpoint: RESTEndpoint
+    let transport: RetryingTransport
+    let reads: ServerReads
+    let primaryKeys: PrimaryKeys
+    let clock: any Clock<Duration>
+
+    /// Runs passes until the task is cancelled or the state closes.
+    func run() async {
+        var failures = 0
+        while !Task.isCancelled {
+            // Subscribe before the pass, so a signal that arrives during it is not lost, and one
+            // from before it (already acted on by this pass) does not cut its wait short.
+            let work = state.replayWork.stream()
+            let urgent = state.replayUrgent.stream()
+            let settled = state.sessionSettled.stream()
+            let cameBack = state.connectivity.networkCameBack()
+            let end = await pass()
+            if await state.closed { return }
+            switch end {
+            case .drained:
+                failures = 0
+                await Self.waitForSignal([work, urgent, cameBack], orDelay: nil, clock: clock)
+            case .blocked:
+                await Self.waitForSignal([urgent, cameBack], orDelay: nil, clock: clock)
+            case .waitForSession:
+                // The session was refused: only a change of session (not the network) may help.
+                await Self.waitForSignal([settled], orDelay: nil, clock: clock)
+            case .retryLater(let after):
+                failures += 1
+                let delay = max(RetrySchedule.standard.delay(afterFailure: failures), after ?? .zero)
+                await Self.waitForSignal([urgent, cameBack], orDelay: delay, clock: clock)
+            }
+        }
+    }
+
+    /// Waits until one of the signals fires or the delay passes, whichever is first.
+    private static func waitForSignal(
+        _ signals: [AsyncStream<Void>], orDelay delay: Duration?, clock: any Clock<Duration>
+    ) async {
+        await withTaskGroup(of: Void.self) { group in
+            for signal in signals {
+                group.addTask {
+                    for await _ in signal { return }
+                }
+            }
+            if let delay {
+                group.addTask { try? await clock.sleep(for: delay) }
+            }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Sends queued writes oldest first, for the current user and owner-less ones, until the
+    /// queue is drained or something stops the pass.
+    func pass() async -> ReplayPassEnd {
+        while !Task.isCancelled {
+            switch await state.nextReplay() {
+            case .blocked:
+                return .blocked
+            case .drained:
+                return .drained
+            case .write(let mutation, let life, let ticket):
+                if let end = await replay(mutation, life: life, ticket: ticket) { return end }
+            }
+        }
+        return .blocked
+    }
+
+    /// Sends one queued write as its ticket says and settles it; returns why the pass must stop,
+    /// or `nil` to go on.
+    private func replay(_ mutation: Mutation, life: WriteLife, ticket: SendTicket) async -> ReplayPassEnd? {
+        let id = mutation.id
+        if life.mayHaveBeenApplied, !resendIsSafe(mutation) {
+            await state.settleRejected(id, refusal: RejectedMutation.mayHaveBeenAppliedRefusal)
+            return nil
+        }
+        guard await state.beginSend(id, ticket: ticket) else { return nil }
+        do {
+            let request = try RequestBuilder.request(
+                for: mutation, endpoint: endpoint, accessToken: ticket.accessToken)
+            let response = try await transport.send(request)
+            // A replay brings nothing back, but the answer must be PostgREST's to settle it.
+            _ = try WriteAnswer.rows(from: response, for: mutation)
+            await state.settleAccepted(id)
+            return nil
+        } catch {
+            return await settle(mutation, after: error, wasAttempted: life.wasAttempted, ticket: ticket)
+        }
+    }
+
+    /// Settles a write whose send failed, as the failure says.
+    private func settle(
+        _ mutation: Mutation, after error: any Error, wasAttempted: Bool, ticket: SendTicket
+    ) async -> ReplayPassEnd? {
+        let id = mutation.id
+        switch ReplayDecision.after(error, mutation: mutation, wasAttemptedBefore: wasAttempted) {
+        case .retryLater(let after):
+            await state.endSend(
+                id, event: .sendEnded(mayHaveBeenApplied: WriteAnswer.mayHaveBeenApplied(after: error)))
+            return .retryLater(after: after)
+        case .waitForSession:
+            await state.endSend(id, event: .sendEnded(mayHaveBeenApplied: false))
+            return .waitForSession
+        case .verifyLostInsert:
+            guard await state.maySend(ticket, queuedWrite: id) else {
+                await state.endSend(id, event: .sendEnded(mayHaveBeenApplied: true))
+                return nil
+            }
+            switch await lostAnswerCheck(mutation, ticket: ticket) {
+            case .applied: await state.settleAccepted(id)
+            case .notApplied: await state.settleRejected(id, refusal: Self.refusal(from: error))
+            case .unknown:
+                await state.endSend(id, event: .sendEnded(mayHaveBeenApplied: true))
+                return .retryLater(after: nil)
+            }
+            return nil
+        case .rejected:
+            await state.settleRejected(id, refusal: Self.refusal(from: error))
+            return nil
+        }
+    }
+
+    /// Whether sending a write again cannot apply it twice: an update or delete lands on the
+    /// same rows, and an insert or upsert whose every row carries its key meets its own row
+    /// (a 409 that the lost-answer check reads, or a merge). A keyless insert would add a row.
+    private func resendIsSafe(_ mutation: Mutation) -> Bool {
+        switch mutation.operation {
+        case .update, .delete:
+            return true
+        case .insert, .upsert:
+            let columns = mutation.onConflict ?? primaryKeys.columns(for: mutation.table)
+            return mutation.rows.allSatisfy { row in
+                columns.allSatisfy { column in row[column].map { !$0.isNull } ?? false }
+            }
+        }
+    }
+
+    /// Reads the rows under an insert's keys with the write's own session (row-level security
+    /// shows the owner's rows only) and compares them with what was sent.
+    private func lostAnswerCheck(_ insert: Mutation, ticket: SendTicket) async -> LostAnswerCheck {
+        let keyColumns = primaryKeys.columns(for: insert.table)
+        for row in insert.rows {
+            guard let key = primaryKeys.key(of: row, in: insert.table) else { return .notApplied }
+            var query = QueryDescription(schema: insert.schema, table: insert.table)
+            for (column, value) in zip(keyColumns, key.values) {
+                query.filters.append(
+                    .condition(FilterCondition(column: column, op: .eq, operand: .value(value))))
+            }
+            let stored: Row
+            do {
+                guard let first = try await reads.fetch(query, accessToken: ticket.accessToken).first else {
+                    return .notApplied
+                }
+                stored = first
+            } catch {
+                return .unknown
+            }
+            for (column, value) in row.values
+            where LostAnswerCheck.provablyDiffers(
+                stored: stored[column], sent: value, isKey: keyColumns.contains(column))
+            {
+                return .notApplied
+            }
+        }
+        return .applied
+    }
+
+    private static func refusal(from error: any Error) -> PostgrestError {
+        if let refusal = error as? PostgrestError { return refusal }
+        if let unexpected = error as? UnexpectedResponseError {
+            return PostgrestError(
+                status: unexpected.status, code: nil, message: unexpected.description, details: nil, hint: nil
+            )
+        }
+        return PostgrestError(
+            status: 0, code: nil, message: ErrorWording.summary(of: error) ?? "\(type(of: error))",
+            details: nil, hint: nil)
+    }
+}
