@@ -26,10 +26,8 @@ final class Engine: Sendable {
         primaryKeys = PrimaryKeys(configuration.primaryKeys)
         transport = RetryingTransport(base: configuration.transport, clock: configuration.clock)
         connectivity = ConnectivityMonitor()
-        let background = background
         state = EngineState(
-            store: store, configuration: configuration, connectivity: connectivity, liveReads: liveReads,
-            runBeside: { job in background.run(job) })
+            store: store, configuration: configuration, connectivity: connectivity, liveReads: liveReads)
     }
 
     /// Reads for requests whose answers this state judges.

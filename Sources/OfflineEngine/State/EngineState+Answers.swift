@@ -19,11 +19,11 @@ extension EngineState {
             return FetchAnswer(.emptyButUntrusted)
         }
         try await loadLists(of: table)
-        let key = query.canonicalKey
         let fetchedAt = Date()
         try await store.saveList(
             StoredList(
-                key: key, schema: query.schema, table: query.table, rows: rows, fetchedAt: fetchedAt,
+                key: query.canonicalKey, schema: query.schema, table: query.table, rows: rows,
+                fetchedAt: fetchedAt,
                 mark: tick, isStale: false))
         // The store's await let other events run: a clear or a new owner since then wins.
         if tick < clearedAt {
@@ -32,58 +32,33 @@ extension EngineState {
         if tick < ownerChangedAt || tick < (marks[table] ?? 0) {
             return FetchAnswer(.refused(askAgain: true))
         }
-        answerSerial += 1
-        tables[table, default: TableState()].lists[key] = ListEntry(
-            list: CachedList(query: query, rows: rows, fetchTick: Int(tick)), fetchedAt: fetchedAt,
-            isStale: false, answer: AnswerStamp(serial: answerSerial, refreshOf: answering))
-        let serial = answerSerial
-        try await retireReplayed(of: table)
-        changed(table)
+        let serial = tables.writeAnswer(
+            rows, query: query, tick: tick, fetchedAt: fetchedAt, answering: answering)
+        // One facts value: the new list, and the replayed writes it retired.
+        if let through = tables.retireReplayed(of: table, owner: overlayOwner) {
+            try await store.retireReplayed(table: table.table, schema: table.schema, through: through)
+        } else {
+            tables.changed(table, owner: overlayOwner)
+        }
         return FetchAnswer(.applied, answer: serial)
     }
 
     /// Loads every cached list of a table and its replay log from the store once, so writes
     /// can patch them all.
     func loadLists(of table: TableID) async throws {
-        guard tables[table]?.loaded != true else { return }
+        guard !tables.isLoaded(table) else { return }
         let stored = try await store.lists(table: table.table, schema: table.schema)
         let replayed = try await store.replayLog(table: table.table, schema: table.schema)
             .map { ReplayEntry(tick: Int($0.tick), mutation: $0.mutation) }
-        guard tables[table]?.loaded != true else { return }
-        var state = tables[table] ?? TableState()
-        state.loaded = true
-        state.replayed = replayed
-        for list in stored where state.lists[list.key] == nil {
-            guard let query = QueryDescription(canonicalKey: list.key) else { continue }
-            state.lists[list.key] = ListEntry(
-                list: CachedList(query: query, rows: list.rows, fetchTick: Int(list.mark)),
-                fetchedAt: list.fetchedAt, isStale: list.isStale, answer: nil)
-        }
-        tables[table] = state
-        changed(table)
-    }
-
-    /// Drops replayed writes that every cached list of their table has been fetched after.
-    func retireReplayed(of table: TableID) async throws {
-        guard let state = tables[table], !state.replayed.isEmpty else { return }
-        // With no cached list the entries stay: a live read with nothing cached yet shows them.
-        let ticks = state.lists.values.map(\.list.fetchTick)
-        guard let oldest = ticks.min() else { return }
-        let kept = ReplayLog.remaining(state.replayed, listFetchTicks: ticks)
-        guard kept.count != state.replayed.count else { return }
-        tables[table]?.replayed = kept
-        changed(table)
-        try await store.retireReplayed(table: table.table, schema: table.schema, through: Int64(oldest))
+        guard !tables.isLoaded(table) else { return }
+        tables.load(table, lists: stored, replayed: replayed, owner: overlayOwner)
     }
 
     /// Marks every cached list of a table stale, refusing answers that left before now; its
     /// live reads fetch again.
     func markStale(_ table: TableID) async throws {
         try await advanceMark(of: table)
-        for key in tables[table]?.lists.keys.map({ $0 }) ?? [] {
-            tables[table]?.lists[key]?.isStale = true
-        }
-        changed(table)
+        tables.markStale(table, owner: overlayOwner)
         liveReads.markStale(table: table, reason: .write)
     }
 
@@ -97,41 +72,16 @@ extension EngineState {
         // request left wins, and the patch is laid over the lists as they are now.
         guard requestTick >= clearedAt, requestTick >= ownerChangedAt, !closed else { return }
         let lists = tables[table]?.lists ?? [:]
-        let keys = lists.keys.sorted()
+        let cached = lists.keys.sorted().compactMap { key in lists[key].map { (key, $0.list) } }
         let uncached = liveReads.queries(of: table).filter { lists[$0.canonicalKey] == nil }
         let result = Overlay<FilterEvaluator>.engine(primaryKeys: primaryKeys).patch(
-            mutation, returned: mutation.returning == nil ? nil : returned,
-            into: keys.compactMap { lists[$0]?.list }, uncachedReads: uncached)
-        var changedLists = [StoredList]()
-        var staleKeys = Set<String>()
+            mutation, returned: mutation.returning == nil ? nil : returned, into: cached.map(\.1),
+            uncachedReads: uncached)
         let patches =
-            zip(keys.map { ($0, lists[$0]?.list.query) }, result.lists).map { ($0.0, $0.1, $1) }
-            + zip(uncached, result.uncachedReads).map { ($0.canonicalKey, Optional($0), $1) }
-        for (key, query, patch) in patches {
-            guard let query else { continue }
-            switch patch {
-            case .unchanged:
-                continue
-            case .rows(let rows):
-                var entry =
-                    tables[table]?.lists[key]
-                    ?? ListEntry(
-                        list: CachedList(query: query, rows: [], fetchTick: Int(tick)), fetchedAt: nil,
-                        isStale: false, answer: nil)
-                entry.list.rows = rows
-                tables[table, default: TableState()].lists[key] = entry
-                changedLists.append(
-                    StoredList(
-                        key: key, schema: query.schema, table: query.table, rows: rows,
-                        fetchedAt: entry.fetchedAt ?? Date(timeIntervalSince1970: 0),
-                        mark: Int64(entry.list.fetchTick), isStale: entry.isStale))
-            case .stale:
-                tables[table]?.lists[key]?.isStale = true
-                staleKeys.insert(key)
-            }
-        }
-        changed(table)
-        liveReads.markStale(keys: staleKeys, reason: .write)
-        if !changedLists.isEmpty { try await store.saveLists(changedLists) }
+            zip(cached, result.lists).map { (key: $0.0, query: $0.1.query, patch: $1) }
+            + zip(uncached, result.uncachedReads).map { (key: $0.canonicalKey, query: $0, patch: $1) }
+        let (changed, stale) = tables.apply(patches, to: table, tick: tick, owner: overlayOwner)
+        liveReads.markStale(keys: stale, reason: .write)
+        if !changed.isEmpty { try await store.saveLists(changed) }
     }
 }

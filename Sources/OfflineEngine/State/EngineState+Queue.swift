@@ -2,8 +2,9 @@ import Foundation
 
 extension EngineState {
     /// Appends a write to the durable queue; returns once a crash can no longer lose it. The
-    /// write reaches its table's facts as soon as this state is free (with the writes queued
-    /// together with it), before it is on disk, and at the latest when the call returns.
+    /// write reaches its table's facts once its append committed, before the call returns;
+    /// writes whose appends committed together (the store's group commit) reach them in one
+    /// facts value, so readers are not woken once per write.
     ///
     /// Joining the in-memory queue and handing the append to the store happen with no `await`
     /// between them, so the store's order is the queue's order, and a clear wipes exactly the
@@ -13,9 +14,7 @@ extension EngineState {
         queue.append(
             QueueEntry(
                 mutation: mutation, life: WriteLife(attempts: mutation.attempts, interrupted: interrupted)))
-        let queued = (tables[table]?.queued ?? WriteLog()).appending(mutation)
-        tables[table, default: TableState()].queued = queued
-        appendedSincePublish.insert(table)
+        tables.append(mutation)
         countQueued(mutation.ownerID, by: 1)
         do {
             try await store.enqueue(mutation, interrupted: interrupted)
@@ -24,7 +23,7 @@ extension EngineState {
             throw error
         }
         _ = handle(.stored, of: mutation.id)
-        if appendedSincePublish.contains(table) { publish(table) }
+        tables.publishAppended(table, owner: overlayOwner)
         replayWork.fire()
         return PendingMutation(mutation, primaryKeys: primaryKeys)
     }
@@ -38,9 +37,7 @@ extension EngineState {
     /// Takes a write out of the queue and its table's facts.
     func forget(_ id: UUID) {
         guard let mutation = queue.remove(id)?.mutation else { return }
-        let table = TableID(mutation)
-        if let kept = tables[table]?.queued.removing(id) { tables[table]?.queued = kept }
-        changed(table)
+        tables.remove(mutation, owner: overlayOwner)
         countQueued(mutation.ownerID, by: -1)
     }
 
@@ -148,9 +145,7 @@ extension EngineState {
             _ = try await store.moveToReplayLog(id, tick: tick)
             // A clear may have wiped it meanwhile: then it is gone from the queue already.
             guard handle(.accepted, of: id) == .forget else { return }
-            var entries = tables[table]?.replayed ?? []
-            entries.append(ReplayEntry(tick: Int(tick), mutation: entry.mutation))
-            tables[table, default: TableState()].replayed = ReplayLog.capped(entries)
+            tables.addReplayed(ReplayEntry(tick: Int(tick), mutation: entry.mutation))
             forget(id)
         } catch {
             return

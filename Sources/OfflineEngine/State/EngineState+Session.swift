@@ -62,15 +62,7 @@ extension EngineState {
             queue.update(entry.mutation.id) { $0.mutation.ownerID = owner }
             tablesChanged.insert(TableID(entry.mutation))
         }
-        for table in tablesChanged {
-            let claimed = tables[table]?.queued.map { write in
-                var write = write
-                if write.ownerID == nil { write.ownerID = owner }
-                return write
-            }
-            if let claimed { tables[table]?.queued = claimed }
-            changed(table)
-        }
+        tables.claimOwnerless(in: tablesChanged, for: owner, owner: overlayOwner)
         recountQueue()
     }
 
@@ -81,14 +73,8 @@ extension EngineState {
         _ = try await store.markAllStale()
         try await store.setOwner(owner)
         cacheOwner = owner
-        for table in tables.keys {
-            for key in tables[table]?.lists.keys.map({ $0 }) ?? [] {
-                // Until fetched with the new owner's token, the rows are the previous owner's cache.
-                tables[table]?.lists[key]?.isStale = true
-                tables[table]?.lists[key]?.answer = nil
-            }
-            changed(table)
-        }
+        // Until fetched with the new owner's token, the rows are the previous owner's cache.
+        tables.passToNewOwner(owner: overlayOwner)
         liveReads.markStale(table: nil, reason: .newOwner)
     }
 
@@ -109,12 +95,7 @@ extension EngineState {
         queue.removeAll()
         marks = [:]
         cacheOwner = nil
-        for table in tables.keys {
-            let (facts, version) = (tables[table]?.facts, tables[table]?.version ?? 0)
-            // Loaded again from the (wiped) store when next asked for.
-            tables[table] = TableState(version: version + 1, facts: facts)
-            publish(table)
-        }
+        tables.wipe(owner: overlayOwner)
         rejectedFacts.update { $0.all = [] }
         recountQueue()
         liveReads.markStale(table: nil, reason: .clear)

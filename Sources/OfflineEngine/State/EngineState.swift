@@ -46,22 +46,11 @@ actor EngineState {
     /// The queue in order, mirrored from the store, with each write's life.
     var queue = WriteQueue()
     /// Per table: its cached lists, queued writes, replay log and facts stream.
-    var tables: [TableID: TableState] = [:]
-    /// The serial of the newest answer written.
-    var answerSerial = 0
+    var tables = Tables()
     var closed = false
-    /// Tables with writes appended since their facts were last sent, and whether a send of them
-    /// is on its way: writes queued together are sent in one facts value.
-    var appendedSincePublish: Set<TableID> = []
-    var publishScheduled = false
-    /// Runs a job beside the engine (its background work), for the coalesced sends.
-    let runBeside: @Sendable (@escaping @Sendable () async -> Void) -> Void
 
-    init(
-        store: Store, configuration: Configuration, connectivity: ConnectivityMonitor, liveReads: LiveReads,
-        runBeside: @escaping @Sendable (@escaping @Sendable () async -> Void) -> Void
-    ) {
-        self.runBeside = runBeside
+    init(store: Store, configuration: Configuration, connectivity: ConnectivityMonitor, liveReads: LiveReads)
+    {
         self.store = store
         primaryKeys = PrimaryKeys(configuration.primaryKeys)
         responseTrust = configuration.responseTrust
@@ -75,9 +64,7 @@ actor EngineState {
         for stored in try await store.allQueued() {
             let life = WriteLife.restored(attempts: stored.mutation.attempts, interrupted: stored.isInFlight)
             queue.append(QueueEntry(mutation: stored.mutation, life: life))
-            let table = TableID(stored.mutation)
-            let queued = (tables[table]?.queued ?? WriteLog()).appending(stored.mutation)
-            tables[table, default: TableState()].queued = queued
+            tables.append(stored.mutation)
         }
         let rejected = try await store.rejected().map { RejectedMutation($0, primaryKeys: primaryKeys) }
         rejectedFacts.update { $0.all = rejected }
@@ -96,7 +83,7 @@ actor EngineState {
         let owner = overlayOwner
         queueFacts.update { $0.owner = owner }
         rejectedFacts.update { $0.owner = owner }
-        for table in tables.keys { changed(table) }
+        tables.changedAll(owner: owner)
     }
 
     // MARK: Ticks and marks
@@ -127,55 +114,12 @@ actor EngineState {
     /// A table's facts stream, after its cached lists and replay log are loaded.
     func facts(of table: TableID) async throws -> StateBroadcast<TableFacts, Never> {
         try await loadLists(of: table)
-        if let existing = tables[table]?.facts { return existing }
-        let broadcast = StateBroadcast<TableFacts, Never>(makeFacts(table))
-        tables[table, default: TableState()].facts = broadcast
-        return broadcast
+        return tables.stream(of: table, owner: overlayOwner)
     }
 
     /// The facts of a table as they stand.
     func currentFacts(of table: TableID) -> TableFacts {
-        makeFacts(table)
-    }
-
-    private func makeFacts(_ table: TableID) -> TableFacts {
-        let state = tables[table] ?? TableState()
-        var facts = TableFacts(table: table, owner: overlayOwner)
-        facts.lists = state.lists
-        facts.queued = state.queued
-        facts.replayed = state.replayed
-        facts.version = state.version
-        facts.answers = answerSerial
-        return facts
-    }
-
-    /// Sends a table's facts after a change other than writes appended to its queue.
-    func changed(_ table: TableID) {
-        tables[table, default: TableState()].version += 1
-        publish(table)
-    }
-
-    /// Sends a table's facts as they stand.
-    func publish(_ table: TableID) {
-        appendedSincePublish.remove(table)
-        guard let broadcast = tables[table]?.facts else { return }
-        broadcast.send(makeFacts(table))
-    }
-
-    /// Sends a table's facts soon, after writes were appended to its queue: writes queued by
-    /// callers running together are sent once, when this state is next free.
-    func publishSoon(_ table: TableID) {
-        guard tables[table]?.facts != nil else { return }
-        appendedSincePublish.insert(table)
-        guard !publishScheduled else { return }
-        publishScheduled = true
-        runBeside { [weak self] in await self?.publishAppended() }
-    }
-
-    /// Sends the facts of the tables with writes appended since they were last sent.
-    func publishAppended() {
-        publishScheduled = false
-        for table in appendedSincePublish { publish(table) }
+        tables.facts(of: table, owner: overlayOwner)
     }
 
     /// Counts `delta` more queued writes of `owner` (fewer, when negative).
@@ -205,27 +149,12 @@ actor EngineState {
 
     /// Finishes the fact streams, once no call is under way.
     func close() {
-        closed = true
-        session.finish()
-        sessionSettled.finish()
+        beginClosing()
         queueFacts.finish()
         rejectedFacts.finish()
         immediateSends.finish()
         replayWork.finish()
         replayUrgent.finish()
-        for state in tables.values { state.facts?.finish() }
+        tables.finish()
     }
-}
-
-/// What ``EngineState`` holds of one table.
-struct TableState: Sendable {
-    var lists: [String: ListEntry] = [:]
-    var queued = WriteLog()
-    var replayed: [ReplayEntry] = []
-    /// Whether the cached lists and the replay log were read from the store.
-    var loaded = false
-    /// Changes with every change but appended writes (see ``TableFacts/version``).
-    var version = 0
-    /// The facts stream, made when a live read first asks.
-    var facts: StateBroadcast<TableFacts, Never>?
 }

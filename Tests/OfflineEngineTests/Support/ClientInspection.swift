@@ -28,12 +28,12 @@ extension OfflineClient {
 
     /// Every replayed write held, over all tables.
     var replayLogCount: Int {
-        get async { await engine.state.tables.values.map(\.replayed.count).reduce(0, +) }
+        get async { await engine.state.tables.all.map(\.replayed.count).reduce(0, +) }
     }
 
     /// Every cached list held, over all tables.
     var cachedLists: [ListEntry] {
-        get async { await engine.state.tables.values.flatMap(\.lists.values) }
+        get async { await engine.state.tables.all.flatMap(\.lists.values) }
     }
 
     /// How many readers hold the live read of `key`.

@@ -1,0 +1,229 @@
+import Foundation
+import Streams
+
+/// What ``EngineState`` holds per table (cached lists, queued writes, replay log, facts
+/// stream), with the changes it makes to them: plain value logic, no `await`. The state
+/// actor decides when each change may happen; this says what it does.
+struct Tables: Sendable {
+    private var byID: [TableID: TableState] = [:]
+    /// The serial of the newest answer written.
+    private(set) var answerSerial = 0
+    /// Tables with writes appended since their facts were last sent.
+    private var appended: Set<TableID> = []
+
+    subscript(table: TableID) -> TableState? { byID[table] }
+
+    /// What is held of every table.
+    var all: [TableState] { Array(byID.values) }
+
+    // MARK: Facts
+
+    /// The table's facts stream, made on first ask.
+    mutating func stream(of table: TableID, owner: String?) -> StateBroadcast<TableFacts, Never> {
+        if let existing = byID[table]?.facts { return existing }
+        let broadcast = StateBroadcast<TableFacts, Never>(facts(of: table, owner: owner))
+        byID[table, default: TableState()].facts = broadcast
+        return broadcast
+    }
+
+    /// The table's facts as they stand.
+    func facts(of table: TableID, owner: String?) -> TableFacts {
+        let state = byID[table] ?? TableState()
+        var facts = TableFacts(table: table, owner: owner)
+        facts.lists = state.lists
+        facts.queued = state.queued
+        facts.replayed = state.replayed
+        facts.version = state.version
+        facts.answers = answerSerial
+        return facts
+    }
+
+    /// Sends a table's facts after a change other than writes appended to its queue.
+    mutating func changed(_ table: TableID, owner: String?) {
+        byID[table, default: TableState()].version += 1
+        publish(table, owner: owner)
+    }
+
+    /// Sends every table's facts (after a change of whose writes are shown).
+    mutating func changedAll(owner: String?) {
+        for table in byID.keys { changed(table, owner: owner) }
+    }
+
+    /// Sends a table's facts as they stand.
+    mutating func publish(_ table: TableID, owner: String?) {
+        appended.remove(table)
+        byID[table]?.facts?.send(facts(of: table, owner: owner))
+    }
+
+    /// Sends the table's facts if writes were appended since they were last sent.
+    mutating func publishAppended(_ table: TableID, owner: String?) {
+        if appended.contains(table) { publish(table, owner: owner) }
+    }
+
+    /// Finishes every facts stream.
+    func finish() {
+        for state in byID.values { state.facts?.finish() }
+    }
+
+    // MARK: Queued writes
+
+    /// Appends a queued write to its table; its facts are sent with ``publishAppended(_:owner:)``.
+    mutating func append(_ write: Mutation) {
+        let table = TableID(write)
+        let queued = (byID[table]?.queued ?? WriteLog()).appending(write)
+        byID[table, default: TableState()].queued = queued
+        appended.insert(table)
+    }
+
+    /// Takes a queued write out of its table.
+    mutating func remove(_ write: Mutation, owner: String?) {
+        let table = TableID(write)
+        if let kept = byID[table]?.queued.removing(write.id) { byID[table]?.queued = kept }
+        changed(table, owner: owner)
+    }
+
+    /// Owner-less queued writes of `tables` become `user`'s.
+    mutating func claimOwnerless(in tables: Set<TableID>, for user: String, owner: String?) {
+        for table in tables {
+            let claimed = byID[table]?.queued.map { write in
+                var write = write
+                if write.ownerID == nil { write.ownerID = user }
+                return write
+            }
+            if let claimed { byID[table]?.queued = claimed }
+            changed(table, owner: owner)
+        }
+    }
+
+    // MARK: Lists and the replay log
+
+    /// Whether the table's cached lists and replay log were read from the store.
+    func isLoaded(_ table: TableID) -> Bool { byID[table]?.loaded == true }
+
+    /// Takes in the table's lists and replay log as the store holds them; lists already held
+    /// (written meanwhile) stay.
+    mutating func load(_ table: TableID, lists stored: [StoredList], replayed: [ReplayEntry], owner: String?)
+    {
+        var state = byID[table] ?? TableState()
+        state.loaded = true
+        state.replayed = replayed
+        for list in stored where state.lists[list.key] == nil {
+            guard let query = QueryDescription(canonicalKey: list.key) else { continue }
+            state.lists[list.key] = ListEntry(
+                list: CachedList(query: query, rows: list.rows, fetchTick: Int(list.mark)),
+                fetchedAt: list.fetchedAt, isStale: list.isStale, answer: nil)
+        }
+        byID[table] = state
+        changed(table, owner: owner)
+    }
+
+    /// Writes an answer as the list of `query`; returns its serial.
+    mutating func writeAnswer(
+        _ rows: [Row], query: QueryDescription, tick: Int64, fetchedAt: Date, answering: String?
+    ) -> Int {
+        answerSerial += 1
+        byID[TableID(query), default: TableState()].lists[query.canonicalKey] = ListEntry(
+            list: CachedList(query: query, rows: rows, fetchTick: Int(tick)), fetchedAt: fetchedAt,
+            isStale: false, answer: AnswerStamp(serial: answerSerial, refreshOf: answering))
+        return answerSerial
+    }
+
+    /// Drops replayed writes every cached list of the table was fetched after; returns the
+    /// tick through which the store drops them too, or `nil` when none retire.
+    mutating func retireReplayed(of table: TableID, owner: String?) -> Int64? {
+        guard let state = byID[table], !state.replayed.isEmpty else { return nil }
+        // With no cached list the entries stay: a live read with nothing cached yet shows them.
+        let ticks = state.lists.values.map(\.list.fetchTick)
+        guard let oldest = ticks.min() else { return nil }
+        let kept = ReplayLog.remaining(state.replayed, listFetchTicks: ticks)
+        guard kept.count != state.replayed.count else { return nil }
+        byID[table]?.replayed = kept
+        changed(table, owner: owner)
+        return Int64(oldest)
+    }
+
+    /// Adds a write the server applied to its table's replay log.
+    mutating func addReplayed(_ entry: ReplayEntry) {
+        let table = TableID(entry.mutation)
+        var entries = byID[table]?.replayed ?? []
+        entries.append(entry)
+        byID[table, default: TableState()].replayed = ReplayLog.capped(entries)
+    }
+
+    /// Marks every cached list of the table stale.
+    mutating func markStale(_ table: TableID, owner: String?) {
+        for key in byID[table]?.lists.keys.map({ $0 }) ?? [] {
+            byID[table]?.lists[key]?.isStale = true
+        }
+        changed(table, owner: owner)
+    }
+
+    /// The cache passed to a new owner: every list is stale, and its rows are no longer an
+    /// answer to the current owner.
+    mutating func passToNewOwner(owner: String?) {
+        for table in byID.keys {
+            for key in byID[table]?.lists.keys.map({ $0 }) ?? [] {
+                byID[table]?.lists[key]?.isStale = true
+                byID[table]?.lists[key]?.answer = nil
+            }
+            changed(table, owner: owner)
+        }
+    }
+
+    /// Wipes every table's lists, queued writes and replay log; facts streams stay, and lists
+    /// are loaded again from the (wiped) store when next asked for.
+    mutating func wipe(owner: String?) {
+        for table in byID.keys {
+            let (facts, version) = (byID[table]?.facts, byID[table]?.version ?? 0)
+            byID[table] = TableState(version: version + 1, facts: facts)
+            publish(table, owner: owner)
+        }
+    }
+
+    /// Lays the patches of a write accepted at once into the table's lists (and into live
+    /// reads that had none); returns the lists to save and the keys to fetch again.
+    mutating func apply(
+        _ patches: [(key: String, query: QueryDescription, patch: ListPatch)], to table: TableID, tick: Int64,
+        owner: String?
+    ) -> (changed: [StoredList], stale: Set<String>) {
+        var changedLists = [StoredList]()
+        var stale = Set<String>()
+        for (key, query, patch) in patches {
+            switch patch {
+            case .unchanged:
+                continue
+            case .rows(let rows):
+                var entry =
+                    byID[table]?.lists[key]
+                    ?? ListEntry(
+                        list: CachedList(query: query, rows: [], fetchTick: Int(tick)), fetchedAt: nil,
+                        isStale: false, answer: nil)
+                entry.list.rows = rows
+                byID[table, default: TableState()].lists[key] = entry
+                changedLists.append(
+                    StoredList(
+                        key: key, schema: query.schema, table: query.table, rows: rows,
+                        fetchedAt: entry.fetchedAt ?? Date(timeIntervalSince1970: 0),
+                        mark: Int64(entry.list.fetchTick), isStale: entry.isStale))
+            case .stale:
+                byID[table]?.lists[key]?.isStale = true
+                stale.insert(key)
+            }
+        }
+        changed(table, owner: owner)
+        return (changedLists, stale)
+    }
+}
+
+/// What ``EngineState`` holds of one table.
+struct TableState: Sendable {
+    var lists: [String: ListEntry] = [:]
+    var queued = WriteLog()
+    var replayed: [ReplayEntry] = []
+    /// Whether the cached lists and the replay log were read from the store.
+    var loaded = false
+    /// Changes with every change but appended writes (see ``TableFacts/version``).
+    var version = 0
+    /// The facts stream, made when a live read first asks.
+    var facts: StateBroadcast<TableFacts, Never>?
+}
