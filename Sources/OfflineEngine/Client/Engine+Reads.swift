@@ -51,16 +51,18 @@ extension Engine {
             try await state.loadLists(of: table)
             await waitForSessionToSettle()
             var answered = false
+            var failure: (any Error)?
             do {
                 guard connectivity.current != .offline else { throw ClientError.offline }
                 let (rows, tick) = try await reads.fetch(query)
                 answered =
                     try await state.applyAnswer(rows, query: query, requestTick: tick).outcome == .applied
             } catch {
-                // Neither the server nor the cache can answer.
-                if await state.currentFacts(of: table).lists[key] == nil { throw error }
+                failure = error
             }
             let facts = await state.currentFacts(of: table)
+            // Neither the server nor the cache can answer.
+            if let failure, facts.lists[key] == nil { throw failure }
             var composer = SnapshotComposer(query: query, primaryKeys: primaryKeys, startAnswers: 0)
             let composed = composer.compose(facts, RefreshReport(state: .idle, answer: facts.answers))
                 .snapshot

@@ -1,6 +1,5 @@
 import Foundation
 import Streams
-import Synchronization
 
 /// The entry point: offline-first reads and writes against one Supabase/PostgREST project.
 ///
@@ -8,7 +7,6 @@ import Synchronization
 /// out is `Sendable` and is consumed as `for try await` streams. ``close()`` ends it.
 public final class OfflineClient: Sendable {
     let engine: Engine
-    private let isClosed = Mutex(false)
 
     /// Opens the store, reads back the stored session, and starts replaying queued writes.
     ///
@@ -121,7 +119,6 @@ public final class OfflineClient: Sendable {
     /// Ends the client: calls under way end as they would offline, streams being read finish,
     /// and later calls and streams fail with ``ClientError/closed``.
     public func close() async {
-        isClosed.withLock { $0 = true }
         await engine.close()
     }
 
@@ -132,7 +129,7 @@ public final class OfflineClient: Sendable {
     private func stream<Source: AsyncSequence & Sendable>(
         _ source: @escaping @Sendable () async throws -> Source
     ) -> AsyncThrowingStream<Source.Element, Error> where Source.Element: Sendable {
-        guard !isClosed.withLock({ $0 }) else {
+        guard !engine.calls.isClosed else {
             return AsyncThrowingStream { $0.finish(throwing: ClientError.closed) }
         }
         let (stream, continuation) = AsyncThrowingStream.makeStream(
@@ -153,7 +150,7 @@ public final class OfflineClient: Sendable {
     /// A live read's stream; see ``ReadQuery/snapshots()``. The read starts at once, in the
     /// background work, and its reader leaves when the stream's consumer stops.
     func snapshots(of query: QueryDescription) -> AsyncThrowingStream<QuerySnapshot, Error> {
-        guard !isClosed.withLock({ $0 }) else {
+        guard !engine.calls.isClosed else {
             return AsyncThrowingStream { $0.finish(throwing: ClientError.closed) }
         }
         let engine = engine

@@ -120,11 +120,12 @@ final class LiveReads: Sendable {
         let composer = SnapshotComposer(
             query: query, primaryKeys: primaryKeys, startAnswers: facts.value.answers)
         return combineLatest(facts, refresher.states)
-            .scan(composer) { composer, input in composer.compose(input.0, input.1) }
-            .distinct { shown, next in
-                if next.fetchAgain { refresher.markStale(.write) }
-                return shown.shows(next)
+            .scan(composer) { composer, input in
+                let composed = composer.compose(input.0, input.1)
+                if composed.fetchAgain { refresher.markStale(.write) }
+                return composed
             }
+            .distinct { shown, next in shown.shows(next) }
             .mapSync(\.snapshot)
             .share(alongside: { await refresher.run() })
     }
