@@ -58,13 +58,13 @@ enum StoreBenchmark {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for batch in batches {
                     group.addTask {
-                        for write in batch { try await store.enqueue(write) }
+                        for write in batch { try await store.queue.enqueue(write) }
                     }
                 }
                 try await group.waitForAll()
             }
         }
-        let stored = try await store.queuedCount()
+        let stored = try await store.queue.count()
         await store.close()
         guard stored == writers * perWriter else { throw BenchmarkFailure(what: "queued \(stored) writes") }
         return Double(stored) / seconds(elapsed)

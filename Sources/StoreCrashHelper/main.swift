@@ -38,7 +38,7 @@ do {
                         "amount": 1.5,
                     ]
                     let mutation = Mutation(table: "tasks", operation: .insert, rows: [row])
-                    try await store.enqueue(mutation)
+                    try await store.queue.enqueue(mutation)
                     FileHandle.standardOutput.write(Data("\(mutation.id.uuidString.lowercased())\n".utf8))
                 }
             }

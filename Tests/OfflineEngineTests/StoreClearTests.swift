@@ -15,13 +15,13 @@ struct StoreClearTests {
         let rows: [Row] = (0..<200).map { index in
             ["id": .number(JSONNumber(index)), "title": .string("\(Self.secrets[1]) \(index)")]
         }
-        try await store.saveList(StoredList(key: "k", table: "tasks", rows: rows, fetchedAt: Date()))
-        try await store.enqueue(sampleWrite(title: Self.secrets[2]))
+        try await store.lists.save(StoredList(key: "k", table: "tasks", rows: rows, fetchedAt: Date()))
+        try await store.queue.enqueue(sampleWrite(title: Self.secrets[2]))
         let rejected = sampleWrite(title: Self.secrets[2])
-        try await store.enqueue(rejected)
-        try await store.reject(rejected.id, details: RejectionDetails(status: 400, message: "bad"))
-        try await store.appendToReplayLog(sampleWrite(title: Self.secrets[2]), tick: 1)
-        try await store.setSession(AuthSession(accessToken: Self.secrets[0], userID: "user-1"))
+        try await store.queue.enqueue(rejected)
+        try await store.rejected.add(rejected.id, details: RejectionDetails(status: 400, message: "bad"))
+        try await store.replayLog.append(sampleWrite(title: Self.secrets[2]), tick: 1)
+        try await store.account.setSession(AuthSession(accessToken: Self.secrets[0], userID: "user-1"))
         for secret in Self.secrets {
             #expect(try !filesContaining(secret, in: folder).isEmpty, "\(secret) is on disk before")
         }
@@ -32,8 +32,8 @@ struct StoreClearTests {
         }
         let log = folder.appendingPathComponent(Storage.fileName + "-wal")
         #expect(try Data(contentsOf: log).isEmpty)
-        try await store.enqueue(sampleWrite())
-        #expect(try await store.queuedCount() == 1)
+        try await store.queue.enqueue(sampleWrite())
+        #expect(try await store.queue.count() == 1)
         await store.close()
     }
 

@@ -79,7 +79,7 @@ struct StoreCrashRecoveryTests {
                 try Self.runAndKill(helper, folder: folder, writers: writers, killAfter: killAfter)
             }
             let store = try Store.open(.directory(folder))
-            let queued = try await store.allQueued()
+            let queued = try await store.queue.all()
             await store.close()
 
             var counts: [UUID: Int] = [:]

@@ -25,10 +25,10 @@ struct StoreCreationTests {
             try Self.names(in: folder).allSatisfy {
                 $0.hasPrefix(Storage.fileName + "-") || $0 == Storage.fileName
             })
-        try await store.enqueue(sampleWrite())
+        try await store.queue.enqueue(sampleWrite())
         await store.close()
         store = try Store.open(.directory(folder))
-        #expect(try await store.queuedCount() == 1)
+        #expect(try await store.queue.count() == 1)
         await store.close()
     }
 
@@ -46,8 +46,8 @@ struct StoreCreationTests {
 
         let store = try Store.open(.directory(folder))
         #expect(try Self.names(in: folder).allSatisfy { !$0.hasPrefix(StoreFiles.creationPrefix) })
-        try await store.enqueue(sampleWrite())
-        #expect(try await store.queuedCount() == 1)
+        try await store.queue.enqueue(sampleWrite())
+        #expect(try await store.queue.count() == 1)
         await store.close()
     }
 
@@ -60,7 +60,7 @@ struct StoreCreationTests {
             try? FileManager.default.removeItem(at: folder)
         }
         let original = try Store.open(.directory(source))
-        for _ in 0..<20 { try await original.enqueue(sampleWrite()) }
+        for _ in 0..<20 { try await original.queue.enqueue(sampleWrite()) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let log = Storage.fileName + "-wal"
         try FileManager.default.copyItem(
@@ -68,11 +68,11 @@ struct StoreCreationTests {
         await original.close()
 
         let store = try Store.open(.directory(folder))
-        #expect(try await store.allQueued().isEmpty)
-        try await store.enqueue(sampleWrite())
+        #expect(try await store.queue.all().isEmpty)
+        try await store.queue.enqueue(sampleWrite())
         await store.close()
         let reopened = try Store.open(.directory(folder))
-        #expect(try await reopened.queuedCount() == 1)
+        #expect(try await reopened.queue.count() == 1)
         await reopened.close()
     }
 }

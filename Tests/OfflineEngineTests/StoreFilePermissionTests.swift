@@ -16,7 +16,7 @@ struct StoreFilePermissionTests {
         defer { try? FileManager.default.removeItem(at: base) }
         let folder = base.appendingPathComponent("nested")
         let store = try Store.open(.directory(folder))
-        try await store.enqueue(sampleWrite())
+        try await store.queue.enqueue(sampleWrite())
         #expect(try Self.permissions(folder) == 0o700)
         for suffix in ["", "-wal"] {
             let file = folder.appendingPathComponent(Storage.fileName + suffix)
@@ -61,11 +61,11 @@ struct StoreFilePermissionTests {
         let folder = temporaryStoreFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let first = try Store.open(.directory(folder))
-        try await first.enqueue(sampleWrite())
+        try await first.queue.enqueue(sampleWrite())
         #expect(throws: StoreError.inUse) { try Store.open(.directory(folder)) }
         await first.close()
         let second = try Store.open(.directory(folder))
-        #expect(try await second.queuedCount() == 1)
+        #expect(try await second.queue.count() == 1)
         await second.close()
     }
 }

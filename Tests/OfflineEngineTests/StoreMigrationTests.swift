@@ -44,14 +44,14 @@ struct StoreMigrationTests {
         _ = consume raw
 
         let store = try Store.open(.directory(folder))
-        let list = try #require(try await store.list(key: "k"))
+        let list = try #require(try await store.lists.list(key: "k"))
         #expect(JSONText.string(.array(list.rows.map(\.json))) == #"[{"id":9007199254740993,"price":1.50}]"#)
         #expect(list.isStale == false && list.mark == 0)
-        let queued = try await store.allQueued()
+        let queued = try await store.queue.all()
         #expect(queued.map(\.mutation.id) == [write.id])
         #expect(queued.first?.isInFlight == false)
-        #expect(try await store.owner() == "user-1")
-        #expect(try await store.advanceMark(table: "tasks") > 0)
+        #expect(try await store.account.owner() == "user-1")
+        #expect(try await store.marks.advance(table: "tasks") > 0)
         await store.close()
 
         let check = try SQLiteConnection(path: path)

@@ -16,8 +16,8 @@ struct StoreOpenErrorTests {
         let rows: [Row] = (0..<2_000).map { index in
             ["id": .number(JSONNumber(index)), "title": .string("row \(index)")]
         }
-        try await store.saveList(StoredList(key: "k", table: "tasks", rows: rows, fetchedAt: Date()))
-        for _ in 0..<50 { try await store.enqueue(sampleWrite()) }
+        try await store.lists.save(StoredList(key: "k", table: "tasks", rows: rows, fetchedAt: Date()))
+        for _ in 0..<50 { try await store.queue.enqueue(sampleWrite()) }
         await store.close()
         return folder
     }
@@ -39,7 +39,7 @@ struct StoreOpenErrorTests {
 
         try Store.reset(.directory(folder))
         let store = try Store.open(.directory(folder))
-        #expect(try await store.allQueued().isEmpty)
+        #expect(try await store.queue.all().isEmpty)
         await store.close()
     }
 
@@ -66,7 +66,7 @@ struct StoreOpenErrorTests {
             try? FileManager.default.removeItem(at: snapshot)
         }
         let store = try Store.open(.directory(folder))
-        for _ in 0..<400 { try await store.enqueue(sampleWrite()) }
+        for _ in 0..<400 { try await store.queue.enqueue(sampleWrite()) }
         if withLog {
             // The files as they are while the store is open: the latest writes are in the log.
             try FileManager.default.createDirectory(at: snapshot, withIntermediateDirectories: true)
@@ -90,7 +90,7 @@ struct StoreOpenErrorTests {
 
         try Store.reset(.directory(damaged))
         let reopened = try Store.open(.directory(damaged))
-        #expect(try await reopened.allQueued().isEmpty)
+        #expect(try await reopened.queue.all().isEmpty)
         await reopened.close()
     }
 
@@ -105,8 +105,8 @@ struct StoreOpenErrorTests {
         do {
             let store = try Store.open(.directory(folder))
             await #expect(throws: StoreError.corrupt) {
-                _ = try await store.list(key: "k")
-                _ = try await store.allQueued()
+                _ = try await store.lists.list(key: "k")
+                _ = try await store.queue.all()
             }
             await store.close()
         } catch {

@@ -33,21 +33,21 @@ struct StorePersistenceTests {
         let fetchedAt = Date(timeIntervalSince1970: 1_700_000_000.25)
         let write = sampleWrite()
         var store = try Store.open(.directory(folder))
-        try await store.saveList(
+        try await store.lists.save(
             StoredList(
                 key: "public.tasks?select=*", table: "tasks", rows: rows, fetchedAt: fetchedAt, mark: 7))
-        try await store.enqueue(write)
+        try await store.queue.enqueue(write)
         await store.close()
 
         store = try await Store.openInBackground(.directory(folder))
-        let list = try #require(try await store.list(key: "public.tasks?select=*"))
+        let list = try #require(try await store.lists.list(key: "public.tasks?select=*"))
         #expect(list.rows == rows)
         #expect(JSONText.string(list.rows[0].json) == #"{"id":9007199254740993,"price":1.50}"#)
         #expect(list.fetchedAt == fetchedAt)
         #expect(list.mark == 7)
         #expect(list.isStale == false)
         #expect(list.table == "tasks" && list.schema == nil)
-        let queued = try await store.allQueued()
+        let queued = try await store.queue.all()
         #expect(queued.map(\.mutation.id) == [write.id])
         #expect(queued.first?.mutation.rows == write.rows)
         #expect(queued.first?.mutation.ownerID == "user-1")
@@ -60,19 +60,19 @@ struct StorePersistenceTests {
     func listsByTable() async throws {
         let store = try Store.open(.inMemory)
         let now = Date()
-        try await store.saveLists([
+        try await store.lists.save([
             StoredList(key: "a", table: "tasks", rows: [["id": 1]], fetchedAt: now),
             StoredList(key: "b", table: "tasks", rows: [], fetchedAt: now),
             StoredList(key: "c", table: "tags", rows: [["name": "x"]], fetchedAt: now),
             StoredList(key: "d", schema: "other", table: "tasks", rows: [], fetchedAt: now),
         ])
-        #expect(try await store.lists(table: "tasks").map(\.key) == ["a", "b"])
-        #expect(try await store.lists(table: "tasks", schema: "other").map(\.key) == ["d"])
-        #expect(try await store.markStale(table: "tasks") == 2)
-        #expect(try await store.lists(table: "tasks").allSatisfy(\.isStale))
-        #expect(try await store.list(key: "c")?.isStale == false)
-        #expect(try await store.removeList(key: "c"))
-        #expect(try await store.list(key: "c") == nil)
+        #expect(try await store.lists.all(table: "tasks").map(\.key) == ["a", "b"])
+        #expect(try await store.lists.all(table: "tasks", schema: "other").map(\.key) == ["d"])
+        #expect(try await store.lists.markStale(table: "tasks") == 2)
+        #expect(try await store.lists.all(table: "tasks").allSatisfy(\.isStale))
+        #expect(try await store.lists.list(key: "c")?.isStale == false)
+        #expect(try await store.lists.remove(key: "c"))
+        #expect(try await store.lists.list(key: "c") == nil)
         await store.close()
     }
 
@@ -81,18 +81,18 @@ struct StorePersistenceTests {
         let folder = temporaryStoreFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         var store = try Store.open(.directory(folder))
-        let first = try await store.nextTick()
-        let marked = try await store.advanceMark(table: "tasks")
+        let first = try await store.marks.nextTick()
+        let marked = try await store.marks.advance(table: "tasks")
         #expect(marked > first)
-        #expect(try await store.mark(table: "tasks") == marked)
-        #expect(try await store.mark(table: "never") == 0)
+        #expect(try await store.marks.mark(table: "tasks") == marked)
+        #expect(try await store.marks.mark(table: "never") == 0)
         await store.close()
 
         store = try Store.open(.directory(folder))
-        #expect(try await store.mark(table: "tasks") == marked)
-        let after = try await store.nextTick()
+        #expect(try await store.marks.mark(table: "tasks") == marked)
+        let after = try await store.marks.nextTick()
         #expect(after > marked)
-        #expect(try await store.advanceMark(table: "tasks") > after)
+        #expect(try await store.marks.advance(table: "tasks") > after)
         await store.close()
     }
 
@@ -104,19 +104,19 @@ struct StorePersistenceTests {
             accessToken: "token", refreshToken: "refresh", userID: "user-1",
             expiresAt: Date(timeIntervalSince1970: 1_800_000_000))
         var store = try Store.open(.directory(folder))
-        #expect(try await store.owner() == nil)
-        #expect(try await store.session() == nil)
-        try await store.setOwner("user-1")
-        try await store.setSession(session)
+        #expect(try await store.account.owner() == nil)
+        #expect(try await store.account.session() == nil)
+        try await store.account.setOwner("user-1")
+        try await store.account.setSession(session)
         await store.close()
 
         store = try Store.open(.directory(folder))
-        #expect(try await store.owner() == "user-1")
-        #expect(try await store.session() == session)
-        try await store.setOwner(nil)
-        try await store.setSession(nil)
-        #expect(try await store.owner() == nil)
-        #expect(try await store.session() == nil)
+        #expect(try await store.account.owner() == "user-1")
+        #expect(try await store.account.session() == session)
+        try await store.account.setOwner(nil)
+        try await store.account.setSession(nil)
+        #expect(try await store.account.owner() == nil)
+        #expect(try await store.account.session() == nil)
         await store.close()
     }
 
@@ -125,23 +125,23 @@ struct StorePersistenceTests {
         let store = try Store.open(.inMemory)
         let queued = sampleWrite()
         let rejected = sampleWrite()
-        try await store.saveList(StoredList(key: "k", table: "tasks", rows: [["id": 1]], fetchedAt: Date()))
-        try await store.enqueue(queued)
-        try await store.enqueue(rejected)
-        try await store.reject(rejected.id, details: RejectionDetails(status: 400, message: "bad"))
-        try await store.appendToReplayLog(sampleWrite(), tick: 1)
-        try await store.setOwner("user-1")
-        try await store.setSession(AuthSession(accessToken: "t", userID: "user-1"))
-        let tick = try await store.nextTick()
+        try await store.lists.save(StoredList(key: "k", table: "tasks", rows: [["id": 1]], fetchedAt: Date()))
+        try await store.queue.enqueue(queued)
+        try await store.queue.enqueue(rejected)
+        try await store.rejected.add(rejected.id, details: RejectionDetails(status: 400, message: "bad"))
+        try await store.replayLog.append(sampleWrite(), tick: 1)
+        try await store.account.setOwner("user-1")
+        try await store.account.setSession(AuthSession(accessToken: "t", userID: "user-1"))
+        let tick = try await store.marks.nextTick()
 
         try await store.clearAll()
-        #expect(try await store.list(key: "k") == nil)
-        #expect(try await store.allQueued().isEmpty)
-        #expect(try await store.rejected().isEmpty)
-        #expect(try await store.replayLog(table: "tasks").isEmpty)
-        #expect(try await store.owner() == nil)
-        #expect(try await store.session() == nil)
-        #expect(try await store.nextTick() > tick)
+        #expect(try await store.lists.list(key: "k") == nil)
+        #expect(try await store.queue.all().isEmpty)
+        #expect(try await store.rejected.all().isEmpty)
+        #expect(try await store.replayLog.writes(table: "tasks").isEmpty)
+        #expect(try await store.account.owner() == nil)
+        #expect(try await store.account.session() == nil)
+        #expect(try await store.marks.nextTick() > tick)
         await store.close()
     }
 
@@ -161,7 +161,7 @@ struct StorePersistenceTests {
     func closedStore() async throws {
         let store = try Store.open(.inMemory)
         await store.close()
-        await #expect(throws: StoreError.closed) { try await store.enqueue(sampleWrite()) }
+        await #expect(throws: StoreError.closed) { try await store.queue.enqueue(sampleWrite()) }
         await store.close()
     }
 }

@@ -12,7 +12,7 @@ private actor RecordingWriter {
 
     func append(_ mutation: Mutation) async throws {
         order.append(mutation.id)
-        try await store.enqueue(mutation)
+        try await store.queue.enqueue(mutation)
     }
 }
 
@@ -28,7 +28,7 @@ struct StoreQueueOrderTests {
             }
             try await group.waitForAll()
         }
-        let queued = try await store.allQueued()
+        let queued = try await store.queue.all()
         #expect(queued.map(\.mutation.id) == (await writer.order))
         #expect(queued.map(\.sequence) == queued.map(\.sequence).sorted())
         await store.close()
@@ -43,16 +43,16 @@ struct StoreQueueOrderTests {
             for writer in 0..<16 {
                 group.addTask {
                     for index in 0..<50 {
-                        try await store.enqueue(sampleWrite(owner: "w\(writer)", title: "\(index)"))
+                        try await store.queue.enqueue(sampleWrite(owner: "w\(writer)", title: "\(index)"))
                     }
                 }
             }
             try await group.waitForAll()
         }
-        let queued = try await store.allQueued()
+        let queued = try await store.queue.all()
         #expect(queued.count == 800)
         for writer in 0..<16 {
-            let titles = try await store.queue(owner: "w\(writer)").map {
+            let titles = try await store.queue.owned(by: "w\(writer)").map {
                 $0.mutation.rows[0]["title"]?.stringValue
             }
             #expect(titles == (0..<50).map { "\($0)" })
@@ -66,34 +66,34 @@ struct StoreQueueOrderTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let writes = [sampleWrite(), sampleWrite(), sampleWrite()]
         var store = try Store.open(.directory(folder))
-        for write in writes { try await store.enqueue(write) }
-        #expect(try await store.markInFlight(writes[1].id))
-        #expect(try await store.recordAttempt(writes[1].id))
-        #expect(try await store.recordAttempt(writes[1].id))
-        #expect(try await store.markInFlight(UUID()) == false)
+        for write in writes { try await store.queue.enqueue(write) }
+        #expect(try await store.queue.markInFlight(writes[1].id))
+        #expect(try await store.queue.recordAttempt(writes[1].id))
+        #expect(try await store.queue.recordAttempt(writes[1].id))
+        #expect(try await store.queue.markInFlight(UUID()) == false)
         #expect(store.interruptedWrites.isEmpty)
         await store.close()
 
         store = try Store.open(.directory(folder))
         #expect(store.interruptedWrites == [writes[1].id])
-        let queued = try await store.allQueued()
+        let queued = try await store.queue.all()
         #expect(queued.map(\.isInFlight) == [false, true, false])
         #expect(queued[1].mutation.attempts == 2)
-        #expect(try await store.clearInFlight(writes[1].id))
-        #expect(try await store.removeFromQueue(writes[0].id))
-        #expect(try await store.allQueued().map(\.mutation.id) == [writes[1].id, writes[2].id])
-        #expect(try await store.queuedCount() == 2)
+        #expect(try await store.queue.clearInFlight(writes[1].id))
+        #expect(try await store.queue.remove(writes[0].id))
+        #expect(try await store.queue.all().map(\.mutation.id) == [writes[1].id, writes[2].id])
+        #expect(try await store.queue.count() == 2)
         await store.close()
     }
 
     @Test("writes made while signed out are claimed by the next user")
     func claimUnowned() async throws {
         let store = try Store.open(.inMemory)
-        try await store.enqueue(sampleWrite(owner: nil))
-        try await store.enqueue(sampleWrite(owner: "other"))
-        #expect(try await store.claimUnownedWrites(for: "user-2") == 1)
-        #expect(try await store.queue(owner: nil).isEmpty)
-        #expect(try await store.queue(owner: "user-2").first?.mutation.ownerID == "user-2")
+        try await store.queue.enqueue(sampleWrite(owner: nil))
+        try await store.queue.enqueue(sampleWrite(owner: "other"))
+        #expect(try await store.queue.claimUnownedWrites(for: "user-2") == 1)
+        #expect(try await store.queue.owned(by: nil).isEmpty)
+        #expect(try await store.queue.owned(by: "user-2").first?.mutation.ownerID == "user-2")
         await store.close()
     }
 
@@ -102,14 +102,14 @@ struct StoreQueueOrderTests {
         let store = try Store.open(.inMemory)
         let write = sampleWrite()
         let other = sampleWrite()
-        try await store.enqueue(write)
-        await #expect(throws: StoreError.self) { try await store.enqueue(write) }
-        try await store.enqueue(other)
-        #expect(try await store.allQueued().map(\.mutation.id) == [write.id, other.id])
-        #expect(try await store.markInFlight(other.id))
-        #expect(try await store.removeFromQueue(write.id))
-        #expect(try await store.removeFromQueue(write.id) == false)
-        #expect(try await store.allQueued().map(\.isInFlight) == [true])
+        try await store.queue.enqueue(write)
+        await #expect(throws: StoreError.self) { try await store.queue.enqueue(write) }
+        try await store.queue.enqueue(other)
+        #expect(try await store.queue.all().map(\.mutation.id) == [write.id, other.id])
+        #expect(try await store.queue.markInFlight(other.id))
+        #expect(try await store.queue.remove(write.id))
+        #expect(try await store.queue.remove(write.id) == false)
+        #expect(try await store.queue.all().map(\.isInFlight) == [true])
         await store.close()
     }
 }

@@ -12,16 +12,16 @@ struct StoreReplayLogTests {
         for index in 0..<1_005 {
             let write = sampleWrite(title: "\(index)")
             writes.append(write)
-            try await store.appendToReplayLog(write, tick: Int64(index))
+            try await store.replayLog.append(write, tick: Int64(index))
         }
         for index in 0..<3 {
-            try await store.appendToReplayLog(sampleWrite(table: "tags"), tick: Int64(index))
+            try await store.replayLog.append(sampleWrite(table: "tags"), tick: Int64(index))
         }
-        let log = try await store.replayLog(table: "tasks")
+        let log = try await store.replayLog.writes(table: "tasks")
         #expect(log.count == 1_000)
         #expect(log.map(\.mutation.id) == writes.suffix(1_000).map(\.id))
         #expect(log.first?.tick == 5)
-        #expect(try await store.replayLog(table: "tags").count == 3)
+        #expect(try await store.replayLog.writes(table: "tags").count == 3)
         await store.close()
     }
 
@@ -32,21 +32,21 @@ struct StoreReplayLogTests {
         let first = sampleWrite()
         let second = sampleWrite()
         var store = try Store.open(.directory(folder))
-        try await store.enqueue(first)
-        try await store.enqueue(second)
-        #expect(try await store.moveToReplayLog(first.id, tick: 10))
-        #expect(try await store.moveToReplayLog(UUID(), tick: 11) == false)
+        try await store.queue.enqueue(first)
+        try await store.queue.enqueue(second)
+        #expect(try await store.replayLog.moveFromQueue(first.id, tick: 10))
+        #expect(try await store.replayLog.moveFromQueue(UUID(), tick: 11) == false)
         await store.close()
 
         store = try Store.open(.directory(folder))
-        #expect(try await store.allQueued().map(\.mutation.id) == [second.id])
-        let log = try await store.replayLog(table: "tasks")
+        #expect(try await store.queue.all().map(\.mutation.id) == [second.id])
+        let log = try await store.replayLog.writes(table: "tasks")
         #expect(log.map(\.mutation.id) == [first.id])
         #expect(log.first?.tick == 10)
         #expect(log.first?.mutation.rows == first.rows)
-        #expect(try await store.retireReplayed(table: "tasks", through: 9) == 0)
-        #expect(try await store.retireReplayed(table: "tasks", through: 10) == 1)
-        #expect(try await store.replayLog(table: "tasks").isEmpty)
+        #expect(try await store.replayLog.retire(table: "tasks", through: 9) == 0)
+        #expect(try await store.replayLog.retire(table: "tasks", through: 10) == 1)
+        #expect(try await store.replayLog.writes(table: "tasks").isEmpty)
         await store.close()
     }
 }

@@ -20,7 +20,7 @@ extension EngineState {
         }
         try await loadLists(of: table)
         let fetchedAt = Date()
-        try await store.saveList(
+        try await store.lists.save(
             StoredList(
                 key: query.canonicalKey, schema: query.schema, table: query.table, rows: rows,
                 fetchedAt: fetchedAt,
@@ -36,7 +36,7 @@ extension EngineState {
             rows, query: query, tick: tick, fetchedAt: fetchedAt, answering: answering)
         // One facts value: the new list, and the replayed writes it retired.
         if let through = tables.retireReplayed(of: table, owner: overlayOwner) {
-            try await store.retireReplayed(table: table.table, schema: table.schema, through: through)
+            try await store.replayLog.retire(table: table.table, schema: table.schema, through: through)
         } else {
             tables.changed(table, owner: overlayOwner)
         }
@@ -47,8 +47,8 @@ extension EngineState {
     /// can patch them all.
     func loadLists(of table: TableID) async throws {
         guard !tables.isLoaded(table) else { return }
-        let stored = try await store.lists(table: table.table, schema: table.schema)
-        let replayed = try await store.replayLog(table: table.table, schema: table.schema)
+        let stored = try await store.lists.all(table: table.table, schema: table.schema)
+        let replayed = try await store.replayLog.writes(table: table.table, schema: table.schema)
             .map { ReplayEntry(tick: Int($0.tick), mutation: $0.mutation) }
         guard !tables.isLoaded(table) else { return }
         tables.load(table, lists: stored, replayed: replayed, owner: overlayOwner)
@@ -82,6 +82,6 @@ extension EngineState {
             + zip(uncached, result.uncachedReads).map { (key: $0.canonicalKey, query: $0, patch: $1) }
         let (changed, stale) = tables.apply(patches, to: table, tick: tick, owner: overlayOwner)
         liveReads.markStale(keys: stale, reason: .write)
-        if !changed.isEmpty { try await store.saveLists(changed) }
+        if !changed.isEmpty { try await store.lists.save(changed) }
     }
 }

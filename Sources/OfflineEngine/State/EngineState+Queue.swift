@@ -17,7 +17,7 @@ extension EngineState {
         tables.append(mutation)
         countQueued(mutation.ownerID, by: 1)
         do {
-            try await store.enqueue(mutation, interrupted: interrupted)
+            try await store.queue.enqueue(mutation, interrupted: interrupted)
         } catch {
             if handle(.storeFailed, of: mutation.id) == .forget { forget(mutation.id) }
             throw error
@@ -111,7 +111,7 @@ extension EngineState {
     func beginSend(_ id: UUID, ticket: SendTicket) async -> Bool {
         let begun: Bool
         do {
-            begun = try await store.beginAttempt(id)
+            begun = try await store.queue.beginAttempt(id)
         } catch {
             return false
         }
@@ -131,7 +131,7 @@ extension EngineState {
     /// A send ended without settling its write: it stays queued.
     func endSend(_ id: UUID, event: WriteLife.Event) async {
         if handle(event, of: id) == .clearInFlightMark {
-            _ = try? await store.clearInFlight(id)
+            _ = try? await store.queue.clearInFlight(id)
         }
     }
 
@@ -142,7 +142,7 @@ extension EngineState {
         let table = TableID(entry.mutation)
         do {
             let tick = try await advanceMark(of: table)
-            _ = try await store.moveToReplayLog(id, tick: tick)
+            _ = try await store.replayLog.moveFromQueue(id, tick: tick)
             // A clear may have wiped it meanwhile: then it is gone from the queue already.
             guard handle(.accepted, of: id) == .forget else { return }
             tables.addReplayed(ReplayEntry(tick: Int(tick), mutation: entry.mutation))
@@ -160,7 +160,8 @@ extension EngineState {
             status: refusal.status, code: refusal.code, message: refusal.message, details: refusal.details,
             hint: refusal.hint)
         // `false`: no longer queued (a clear wiped it meanwhile), so nothing joins the rejected.
-        guard (try? await store.reject(id, details: details)) == true, handle(.rejected, of: id) == .forget
+        guard (try? await store.rejected.add(id, details: details)) == true,
+            handle(.rejected, of: id) == .forget
         else { return }
         forget(id)
         let rejected = RejectedMutation(
@@ -171,7 +172,7 @@ extension EngineState {
 
     /// Dismisses a rejected write the app has shown.
     func dismissRejected(_ id: UUID) async throws {
-        _ = try await store.dismissRejected(id)
+        _ = try await store.rejected.dismiss(id)
         rejectedFacts.update { $0.all.removeAll { $0.id == id } }
     }
 }

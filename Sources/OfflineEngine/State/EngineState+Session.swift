@@ -7,7 +7,7 @@ extension EngineState {
     /// Settles the session to the one stored at the last sign-in (signed out when none is),
     /// unless the app signed in or out meanwhile (its word wins).
     func settleStoredSession() async {
-        let stored = try? await store.session()
+        let stored = try? await store.account.session()
         guard !closed, session.value == .restoring else { return }
         session.send(stored.map(SessionState.signedIn) ?? .signedOut)
         settled()
@@ -33,8 +33,8 @@ extension EngineState {
         if cacheOwner != newSession.userID {
             try await passCache(to: newSession.userID)
         }
-        try await store.setSession(newSession)
-        if try await store.claimUnownedWrites(for: newSession.userID) > 0 {
+        try await store.account.setSession(newSession)
+        if try await store.queue.claimUnownedWrites(for: newSession.userID) > 0 {
             claimUnowned(for: newSession.userID)
         }
         settled()
@@ -43,7 +43,7 @@ extension EngineState {
     /// Forgets the session. The cache keeps its owner; the next user to sign in takes it over.
     func signOut() async throws {
         session.send(.signedOut)
-        try await store.setSession(nil)
+        try await store.account.setSession(nil)
         settled()
     }
 
@@ -70,8 +70,8 @@ extension EngineState {
     /// cached list is marked stale so its live readers fetch again.
     private func passCache(to owner: String?) async throws {
         ownerChangedAt = try await nextTick()
-        _ = try await store.markAllStale()
-        try await store.setOwner(owner)
+        _ = try await store.lists.markAllStale()
+        try await store.account.setOwner(owner)
         cacheOwner = owner
         // Until fetched with the new owner's token, the rows are the previous owner's cache.
         tables.passToNewOwner(owner: overlayOwner)

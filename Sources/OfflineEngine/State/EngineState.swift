@@ -60,13 +60,13 @@ actor EngineState {
 
     /// Reads back the cache's owner, the queue and the rejected writes.
     func load() async throws {
-        cacheOwner = try await store.owner()
-        for stored in try await store.allQueued() {
+        cacheOwner = try await store.account.owner()
+        for stored in try await store.queue.all() {
             let life = WriteLife.restored(attempts: stored.mutation.attempts, interrupted: stored.isInFlight)
             queue.append(QueueEntry(mutation: stored.mutation, life: life))
             tables.append(stored.mutation)
         }
-        let rejected = try await store.rejected().map { RejectedMutation($0, primaryKeys: primaryKeys) }
+        let rejected = try await store.rejected.all().map { RejectedMutation($0, primaryKeys: primaryKeys) }
         rejectedFacts.update { $0.all = rejected }
         recountQueue()
         publishOwner()
@@ -90,12 +90,12 @@ actor EngineState {
 
     /// A tick from the store's monotonic counter, read before a request goes out.
     func nextTick() async throws -> Int64 {
-        try await store.nextTick()
+        try await store.marks.nextTick()
     }
 
     func mark(of table: TableID) async throws -> Int64 {
         if let known = marks[table] { return known }
-        let stored = try await store.mark(table: table.table, schema: table.schema)
+        let stored = try await store.marks.mark(table: table.table, schema: table.schema)
         let value = max(stored, marks[table] ?? 0)
         marks[table] = value
         return value
@@ -104,7 +104,7 @@ actor EngineState {
     /// Moves a table's mark forward: an answer whose request left before now is refused.
     @discardableResult
     func advanceMark(of table: TableID) async throws -> Int64 {
-        let tick = try await store.advanceMark(table: table.table, schema: table.schema)
+        let tick = try await store.marks.advance(table: table.table, schema: table.schema)
         marks[table] = max(tick, marks[table] ?? 0)
         return tick
     }

@@ -101,6 +101,19 @@ package final class Store: Sendable {
         try StoreFiles.remove(storage.files ?? [])
     }
 
+    /// The cached lists.
+    package var lists: ListTable { ListTable(store: self) }
+    /// Change ticks and per-table change marks.
+    package var marks: MarkTable { MarkTable(store: self) }
+    /// The queued writes.
+    package var queue: QueueTable { QueueTable(store: self) }
+    /// The writes the server refused.
+    package var rejected: RejectedTable { RejectedTable(store: self) }
+    /// The writes the server accepted, kept while lists fetched before them are on screen.
+    package var replayLog: ReplayLogTable { ReplayLogTable(store: self) }
+    /// Whose cache this is, and the stored session.
+    package var account: AccountTable { AccountTable(store: self) }
+
     /// How many calls wait for the store's writer (tests use it to interleave with the engine).
     var waitingCalls: Int { writer.waitingJobs }
 
@@ -170,5 +183,17 @@ extension Store {
         } catch {
             throw .corrupt
         }
+    }
+
+    /// A new change tick inside a job (`marks.nextTick()` runs one on its own).
+    static func tick(_ connection: SQLiteConnection) throws(StoreError) -> Int64 {
+        let ticks = try connection.query(
+            """
+            INSERT INTO meta (key, value) VALUES ('tick', 1)
+            ON CONFLICT (key) DO UPDATE SET value = value + 1 RETURNING value
+            """
+        ) { row in row.integer(0) }
+        guard let tick = ticks.first else { throw .failed(code: 1, detail: "no tick returned") }
+        return tick
     }
 }

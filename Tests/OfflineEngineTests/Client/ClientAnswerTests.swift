@@ -200,7 +200,7 @@ struct ClientAnswerTests {
                 .filter("title", operator: "eq", value: "a\u{0}b").execute()
         }
         #expect(try await firstValue(of: fixture.client.pendingMutationCount()) { _ in true } == 0)
-        #expect(try await fixture.client.store.allQueued().isEmpty)
+        #expect(try await fixture.client.store.queue.all().isEmpty)
         #expect(fixture.writes.isEmpty)
         await fixture.client.close()
     }

@@ -23,7 +23,7 @@ struct ClientClearRaceTests {
                 try await group.waitForAll()
             }
             let inMemory = await client.queuedIDs
-            let onDisk = try await client.store.allQueued().map(\.mutation.id)
+            let onDisk = try await client.store.queue.all().map(\.mutation.id)
             #expect(inMemory == onDisk, "round \(round)")
             await client.close()
         }

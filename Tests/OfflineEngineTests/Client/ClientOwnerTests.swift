@@ -112,7 +112,7 @@ struct ClientOwnerTests {
         #expect((try? outcome.get()) == nil)
         #expect(outcome.failureError as? ClientError == .cleared)
         #expect(await client.queuedIDs.isEmpty)
-        #expect(try await client.store.allQueued().isEmpty)
+        #expect(try await client.store.queue.all().isEmpty)
         #expect(try await firstValue(of: client.pendingMutationCount()) { _ in true } == 0)
         await client.close()
     }

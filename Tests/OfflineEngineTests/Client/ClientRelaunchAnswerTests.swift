@@ -15,8 +15,8 @@ struct ClientRelaunchAnswerTests {
         _ = try await first.client.from("tasks").insert(["id": 7, "title": "keyed"] as Row).execute()
         // Both were sent and the app died before an answer: the server applied them.
         let store = first.client.store
-        for queued in try await store.allQueued() {
-            _ = try await store.beginAttempt(queued.mutation.id)
+        for queued in try await store.queue.all() {
+            _ = try await store.queue.beginAttempt(queued.mutation.id)
         }
         await first.client.close()
         await first.server.setRows([["title": "no id"], ["id": 7, "title": "keyed"]], of: "tasks")

@@ -193,7 +193,7 @@ struct ClientReplayTests {
         let fetched = try await fixture.client.from("tasks").select().eq("done", value: false).fetch()
         #expect(fetched.rows.map { $0["id"] } == [1])
         #expect(await fixture.client.replayLog(of: "tasks").isEmpty)
-        #expect(try await fixture.client.store.replayLog(table: "tasks").isEmpty)
+        #expect(try await fixture.client.store.replayLog.writes(table: "tasks").isEmpty)
         await fixture.client.close()
     }
 

@@ -93,7 +93,7 @@ struct ClientSessionRestoreTests {
         // Closing waits for the restore to end: what it returned did not sign user-1 in.
         await second.client.close()
         let store = try Store.open(.directory(folder))
-        #expect(try await store.session()?.userID == "user-2")
+        #expect(try await store.account.session()?.userID == "user-2")
         await store.close()
     }
 }

@@ -73,11 +73,11 @@ struct ClientSessionTests {
 
         try await fixture.client.clearLocalData()
         let store = fixture.client.store
-        #expect(try await store.lists(table: "tasks").isEmpty)
-        #expect(try await store.allQueued().isEmpty)
-        #expect(try await store.replayLog(table: "tasks").isEmpty)
-        #expect(try await store.rejected().isEmpty)
-        #expect(try await store.session() == nil)
+        #expect(try await store.lists.all(table: "tasks").isEmpty)
+        #expect(try await store.queue.all().isEmpty)
+        #expect(try await store.replayLog.writes(table: "tasks").isEmpty)
+        #expect(try await store.rejected.all().isEmpty)
+        #expect(try await store.account.session() == nil)
         #expect(try await firstValue(of: fixture.client.session) { _ in true } == .signedOut)
         #expect(try await firstValue(of: fixture.client.pendingMutationCount()) { _ in true } == 0)
         #expect(try await firstValue(of: fixture.client.rejectedMutations()) { _ in true }.isEmpty)

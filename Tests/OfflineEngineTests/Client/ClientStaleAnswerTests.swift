@@ -71,7 +71,7 @@ struct ClientStaleAnswerTests {
         #expect(!log.values.contains { $0.column("title").contains("secret") })
         // The held request was not sent again with the cleared session's token.
         #expect(fixture.gets.map(\.authorization) == ["Bearer token-user-1", "Bearer anon-key"])
-        let stored = try await fixture.client.store.lists(table: "tasks")
+        let stored = try await fixture.client.store.lists.all(table: "tasks")
         #expect(stored.flatMap(\.rows).map { $0["title"] } == ["public"])
         reader.cancel()
         await fixture.client.close()

@@ -33,7 +33,7 @@ struct ClientWriteTests {
         #expect(fixture.writes.isEmpty)
         await fixture.client.close()
         let store = try Store.open(.directory(folder))
-        let queued = try await store.allQueued()
+        let queued = try await store.queue.all()
         #expect(queued.map(\.mutation.id) == [pending.id])
         #expect(queued.first?.mutation.ownerID == "user-1")
         await store.close()
@@ -124,11 +124,11 @@ struct ClientWriteTests {
         // The store resumes an append only after its transaction committed; reading back through
         // the same store finds it. (A second store on the folder is refused while the client
         // holds it, so two engines can never replay one queue.)
-        #expect(try await fixture.client.store.allQueued().map(\.mutation.id) == [pending.id])
+        #expect(try await fixture.client.store.queue.all().map(\.mutation.id) == [pending.id])
         #expect(throws: StoreError.inUse) { try Store.open(.directory(folder)) }
         await fixture.client.close()
         let reopened = try Store.open(.directory(folder))
-        #expect(try await reopened.allQueued().map(\.mutation.id) == [pending.id])
+        #expect(try await reopened.queue.all().map(\.mutation.id) == [pending.id])
         await reopened.close()
     }
 

@@ -1,14 +1,20 @@
 import Foundation
 
-extension Store {
+/// The writes the server refused, kept until the app dismisses them.
+///
+/// A view of an open `Store` (`store.rejected`); its calls join the store's writer in call order.
+package struct RejectedTable: Sendable {
+    let store: Store
+
     /// Moves a queued write the server refused to the rejected writes, in one transaction; it stays
     /// there until dismissed. Returns `false` (and changes nothing) when the write is not queued.
     @discardableResult
-    nonisolated(nonsending) package func reject(
+    nonisolated(nonsending) package func add(
         _ id: UUID, details: RejectionDetails, at date: Date = Date()
     ) async throws(StoreError) -> Bool {
-        try await perform(writes: true, atomic: true) { [queueIndex] connection throws(StoreError) in
-            let key = Self.idKey(id)
+        try await store.perform(writes: true, atomic: true) {
+            [queueIndex = store.queueIndex] connection throws(StoreError) in
+            let key = Store.idKey(id)
             guard let sequence = try queueIndex.sequence(of: key, connection) else { return false }
             let payloads = try connection.query("SELECT payload FROM queue WHERE seq = ?", .integer(sequence))
             {
@@ -23,7 +29,7 @@ extension Store {
                     (id, payload, status, code, message, details, hint, rejected_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """,
-                .text(Self.idKey(id)), .blob(payload), .integer(Int64(details.status)),
+                .text(Store.idKey(id)), .blob(payload), .integer(Int64(details.status)),
                 .optional(details.code),
                 .text(details.message), .optional(details.details), .optional(details.hint),
                 .real(date.timeIntervalSince1970))
@@ -32,8 +38,8 @@ extension Store {
     }
 
     /// The writes the server refused and the app has not dismissed, oldest first.
-    nonisolated(nonsending) package func rejected() async throws(StoreError) -> [RejectedWrite] {
-        let records = try await perform(writes: false) { connection throws(StoreError) in
+    nonisolated(nonsending) package func all() async throws(StoreError) -> [RejectedWrite] {
+        let records = try await store.perform(writes: false) { connection throws(StoreError) in
             try connection.query(
                 "SELECT payload, status, code, message, details, hint, rejected_at FROM rejected ORDER BY seq"
             ) { row in
@@ -50,7 +56,7 @@ extension Store {
         for record in records {
             writes.append(
                 RejectedWrite(
-                    mutation: try Self.mutation(from: record.payload), details: record.details,
+                    mutation: try Store.mutation(from: record.payload), details: record.details,
                     rejectedAt: record.date))
         }
         return writes
@@ -58,9 +64,9 @@ extension Store {
 
     /// Forgets a rejected write the app has shown or handled. Returns `false` when there was none.
     @discardableResult
-    nonisolated(nonsending) package func dismissRejected(_ id: UUID) async throws(StoreError) -> Bool {
-        try await perform(writes: true) { connection throws(StoreError) in
-            try connection.run("DELETE FROM rejected WHERE id = ?", .text(Self.idKey(id)))
+    nonisolated(nonsending) package func dismiss(_ id: UUID) async throws(StoreError) -> Bool {
+        try await store.perform(writes: true) { connection throws(StoreError) in
+            try connection.run("DELETE FROM rejected WHERE id = ?", .text(Store.idKey(id)))
             return connection.changes > 0
         }
     }

@@ -1,6 +1,11 @@
 import Foundation
 
-extension Store {
+/// The queued writes, in the order they were made, with their attempts, in-flight flag and owner.
+///
+/// A view of an open `Store` (`store.queue`); its calls join the store's writer in call order.
+package struct QueueTable: Sendable {
+    let store: Store
+
     /// Appends a write to the queue; returns once it is on disk, so a crash after this loses
     /// nothing. Writes keep the order in which `enqueue` was called. `interrupted` records that
     /// an earlier attempt (a send at once) got no answer that settled it: the server may have
@@ -9,8 +14,9 @@ extension Store {
         async throws(StoreError)
     {
         let payload = mutation.persistedData()
-        let id = Self.idKey(mutation.id)
-        try await perform(writes: true) { [queueIndex] connection throws(StoreError) in
+        let id = Store.idKey(mutation.id)
+        try await store.perform(writes: true) {
+            [queueIndex = store.queueIndex] connection throws(StoreError) in
             guard try queueIndex.sequence(of: id, connection) == nil else {
                 throw .failed(code: 2_067, detail: "a write with this id is already queued")
             }
@@ -21,7 +27,7 @@ extension Store {
                      in_flight)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
-                .text(id), .optional(mutation.ownerID), .text(Self.schemaKey(mutation.schema)),
+                .text(id), .optional(mutation.ownerID), .text(Store.schemaKey(mutation.schema)),
                 .text(mutation.table), .text(mutation.operation.rawValue), .blob(payload),
                 .real(mutation.createdAt.timeIntervalSince1970), .integer(Int64(mutation.attempts)),
                 .integer(interrupted ? 1 : 0))
@@ -30,8 +36,8 @@ extension Store {
     }
 
     /// Every queued write, oldest first.
-    nonisolated(nonsending) package func allQueued() async throws(StoreError) -> [QueuedWrite] {
-        let records = try await perform(writes: false) { connection throws(StoreError) in
+    nonisolated(nonsending) package func all() async throws(StoreError) -> [QueuedWrite] {
+        let records = try await store.perform(writes: false) { connection throws(StoreError) in
             try connection.query(
                 "SELECT seq, payload, attempts, in_flight, owner FROM queue ORDER BY seq", row: Self.record)
         }
@@ -39,8 +45,8 @@ extension Store {
     }
 
     /// The queued writes of one owner (`nil`: writes made while nobody was signed in), oldest first.
-    nonisolated(nonsending) package func queue(owner: String?) async throws(StoreError) -> [QueuedWrite] {
-        let records = try await perform(writes: false) { connection throws(StoreError) in
+    nonisolated(nonsending) package func owned(by owner: String?) async throws(StoreError) -> [QueuedWrite] {
+        let records = try await store.perform(writes: false) { connection throws(StoreError) in
             try connection.query(
                 "SELECT seq, payload, attempts, in_flight, owner FROM queue WHERE owner IS ? ORDER BY seq",
                 .optional(owner), row: Self.record)
@@ -49,8 +55,8 @@ extension Store {
     }
 
     /// How many writes wait in the queue.
-    nonisolated(nonsending) package func queuedCount() async throws(StoreError) -> Int {
-        try await perform(writes: false) { connection throws(StoreError) in
+    nonisolated(nonsending) package func count() async throws(StoreError) -> Int {
+        try await store.perform(writes: false) { connection throws(StoreError) in
             try connection.query("SELECT count(*) FROM queue") { row in Int(row.integer(0)) }.first ?? 0
         }
     }
@@ -82,9 +88,10 @@ extension Store {
 
     /// Takes a write out of the queue (settled, or given up). Returns `false` when it was not queued.
     @discardableResult
-    nonisolated(nonsending) package func removeFromQueue(_ id: UUID) async throws(StoreError) -> Bool {
-        try await perform(writes: true) { [queueIndex] connection throws(StoreError) in
-            let key = Self.idKey(id)
+    nonisolated(nonsending) package func remove(_ id: UUID) async throws(StoreError) -> Bool {
+        try await store.perform(writes: true) {
+            [queueIndex = store.queueIndex] connection throws(StoreError) in
+            let key = Store.idKey(id)
             guard let sequence = try queueIndex.sequence(of: key, connection) else { return false }
             try connection.run("DELETE FROM queue WHERE seq = ?", .integer(sequence))
             queueIndex.remove(key)
@@ -96,7 +103,7 @@ extension Store {
     @discardableResult
     nonisolated(nonsending) package func claimUnownedWrites(for owner: String) async throws(StoreError) -> Int
     {
-        try await perform(writes: true) { connection throws(StoreError) in
+        try await store.perform(writes: true) { connection throws(StoreError) in
             try connection.run("UPDATE queue SET owner = ? WHERE owner IS NULL", .text(owner))
             return connection.changes
         }
@@ -104,8 +111,11 @@ extension Store {
 
     /// Runs one statement on a queued write's row (bound to its `seq`); `false` when not queued.
     nonisolated(nonsending) private func update(_ sql: String, _ id: UUID) async throws(StoreError) -> Bool {
-        try await perform(writes: true) { [queueIndex] connection throws(StoreError) in
-            guard let sequence = try queueIndex.sequence(of: Self.idKey(id), connection) else { return false }
+        try await store.perform(writes: true) {
+            [queueIndex = store.queueIndex] connection throws(StoreError) in
+            guard let sequence = try queueIndex.sequence(of: Store.idKey(id), connection) else {
+                return false
+            }
             try connection.run(sql, .integer(sequence))
             return connection.changes > 0
         }
@@ -129,7 +139,7 @@ extension Store {
         var writes: [QueuedWrite] = []
         writes.reserveCapacity(records.count)
         for record in records {
-            var mutation = try mutation(from: record.payload)
+            var mutation = try Store.mutation(from: record.payload)
             mutation.attempts = Int(record.attempts)
             mutation.ownerID = record.owner
             writes.append(

@@ -1,9 +1,14 @@
 import Foundation
 
-extension Store {
+/// Whose cache this is and the stored session.
+///
+/// A view of an open `Store` (`store.account`); its calls join the store's writer in call order.
+package struct AccountTable: Sendable {
+    let store: Store
+
     /// The user the cache belongs to, or `nil` when it belongs to nobody signed in.
     nonisolated(nonsending) package func owner() async throws(StoreError) -> String? {
-        try await perform(writes: false) { connection throws(StoreError) in
+        try await store.perform(writes: false) { connection throws(StoreError) in
             try Self.meta("owner", connection).flatMap { String(data: $0, encoding: .utf8) }
         }
     }
@@ -15,7 +20,7 @@ extension Store {
 
     /// The session stored at the last sign-in, or `nil` when signed out.
     nonisolated(nonsending) package func session() async throws(StoreError) -> AuthSession? {
-        let data = try await perform(writes: false) { connection throws(StoreError) in
+        let data = try await store.perform(writes: false) { connection throws(StoreError) in
             try Self.meta("session", connection)
         }
         guard let data else { return nil }
@@ -39,31 +44,8 @@ extension Store {
         try await setMeta("session", data)
     }
 
-    /// Wipes cached lists, queued writes, the replay log, rejected writes, the session and the
-    /// owner in one transaction. Change ticks and marks stay, so ticks keep growing. Returns the
-    /// clear's tick: every tick handed out before the call is below it, every later one above.
-    ///
-    /// Afterwards no cleared value is readable in the store's files: secure delete (set at open)
-    /// zeroes the deleted content, and once the transaction has committed the write-ahead log is
-    /// emptied into the database file and truncated to 0 bytes, so no older copy of a page stays
-    /// in it. Throws when the wipe could not be committed, or when the log could not be emptied (the
-    /// data is then gone from the store, but may still be in the log; calling again finishes it).
-    @discardableResult
-    nonisolated(nonsending) package func clearAll() async throws(StoreError) -> Int64 {
-        try await perform(writes: true, atomic: true, checkpoint: true) {
-            [queueIndex] connection throws(StoreError) in
-            queueIndex.removeAll()
-            try connection.execute(
-                script: """
-                    DELETE FROM lists; DELETE FROM queue; DELETE FROM replay_log; DELETE FROM rejected;
-                    DELETE FROM meta WHERE key IN ('owner', 'session');
-                    """)
-            return try Self.nextTick(connection)
-        }
-    }
-
     nonisolated(nonsending) private func setMeta(_ key: String, _ value: Data?) async throws(StoreError) {
-        try await perform(writes: true) { connection throws(StoreError) in
+        try await store.perform(writes: true) { connection throws(StoreError) in
             if let value {
                 try connection.run(
                     "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", .text(key), .blob(value))

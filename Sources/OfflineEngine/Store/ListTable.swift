@@ -1,22 +1,27 @@
 import Foundation
 
-extension Store {
+/// The cached lists of the store: one row per query key, with its rows, fetch time, change mark and stale flag.
+///
+/// A view of an open `Store` (`store.lists`); its calls join the store's writer in call order.
+package struct ListTable: Sendable {
+    let store: Store
+
     /// Saves a fetched list (replacing the one with the same key) in one transaction.
-    nonisolated(nonsending) package func saveList(_ list: StoredList) async throws(StoreError) {
-        try await saveLists([list])
+    nonisolated(nonsending) package func save(_ list: StoredList) async throws(StoreError) {
+        try await save([list])
     }
 
     /// Saves several lists (for example a whole page of results) in one transaction.
-    nonisolated(nonsending) package func saveLists(_ lists: [StoredList]) async throws(StoreError) {
+    nonisolated(nonsending) package func save(_ lists: [StoredList]) async throws(StoreError) {
         let encoded = lists.map { list in (list, JSONText.data(.array(list.rows.map(\.json)))) }
-        try await perform(writes: true, atomic: true) { connection throws(StoreError) in
+        try await store.perform(writes: true, atomic: true) { connection throws(StoreError) in
             for (list, rows) in encoded {
                 try connection.run(
                     """
                     INSERT OR REPLACE INTO lists (key, schema_name, table_name, rows, fetched_at, mark, stale)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
-                    .text(list.key), .text(Self.schemaKey(list.schema)), .text(list.table), .blob(rows),
+                    .text(list.key), .text(Store.schemaKey(list.schema)), .text(list.table), .blob(rows),
                     .real(list.fetchedAt.timeIntervalSince1970), .integer(list.mark),
                     .integer(list.isStale ? 1 : 0))
             }
@@ -25,7 +30,7 @@ extension Store {
 
     /// The cached list for a query key, or `nil` when none was saved.
     nonisolated(nonsending) package func list(key: String) async throws(StoreError) -> StoredList? {
-        let records = try await perform(writes: false) { connection throws(StoreError) in
+        let records = try await store.perform(writes: false) { connection throws(StoreError) in
             try connection.query(
                 "SELECT \(Self.listColumns) FROM lists WHERE key = ?", .text(key), row: Self.listRecord)
         }
@@ -33,13 +38,13 @@ extension Store {
     }
 
     /// Every cached list of a table, in key order.
-    nonisolated(nonsending) package func lists(table: String, schema: String? = nil) async throws(StoreError)
+    nonisolated(nonsending) package func all(table: String, schema: String? = nil) async throws(StoreError)
         -> [StoredList]
     {
-        let records = try await perform(writes: false) { connection throws(StoreError) in
+        let records = try await store.perform(writes: false) { connection throws(StoreError) in
             try connection.query(
                 "SELECT \(Self.listColumns) FROM lists WHERE schema_name = ? AND table_name = ? ORDER BY key",
-                .text(Self.schemaKey(schema)), .text(table), row: Self.listRecord)
+                .text(Store.schemaKey(schema)), .text(table), row: Self.listRecord)
         }
         var lists: [StoredList] = []
         for record in records { lists.append(try Self.storedList(record)) }
@@ -52,10 +57,10 @@ extension Store {
         async throws(StoreError)
         -> Int
     {
-        try await perform(writes: true) { connection throws(StoreError) in
+        try await store.perform(writes: true) { connection throws(StoreError) in
             try connection.run(
                 "UPDATE lists SET stale = 1 WHERE schema_name = ? AND table_name = ?",
-                .text(Self.schemaKey(schema)), .text(table))
+                .text(Store.schemaKey(schema)), .text(table))
             return connection.changes
         }
     }
@@ -63,7 +68,7 @@ extension Store {
     /// Marks every cached list stale, for example when another user takes over the cache.
     @discardableResult
     nonisolated(nonsending) package func markAllStale() async throws(StoreError) -> Int {
-        try await perform(writes: true) { connection throws(StoreError) in
+        try await store.perform(writes: true) { connection throws(StoreError) in
             try connection.run("UPDATE lists SET stale = 1")
             return connection.changes
         }
@@ -71,8 +76,8 @@ extension Store {
 
     /// Forgets a cached list. Returns `false` when there was none.
     @discardableResult
-    nonisolated(nonsending) package func removeList(key: String) async throws(StoreError) -> Bool {
-        try await perform(writes: true) { connection throws(StoreError) in
+    nonisolated(nonsending) package func remove(key: String) async throws(StoreError) -> Bool {
+        try await store.perform(writes: true) { connection throws(StoreError) in
             try connection.run("DELETE FROM lists WHERE key = ?", .text(key))
             return connection.changes > 0
         }

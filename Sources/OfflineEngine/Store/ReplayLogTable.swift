@@ -1,17 +1,23 @@
 import Foundation
 
-extension Store {
+/// The replay log: writes the server accepted, laid over lists fetched before them until every list of their table has been fetched again.
+///
+/// A view of an open `Store` (`store.replayLog`); its calls join the store's writer in call order.
+package struct ReplayLogTable: Sendable {
+    let store: Store
+
     /// How many replayed writes a table keeps; older ones are dropped on append.
-    package static let replayLogLimit = 1_000
+    package static let limit = 1_000
 
     /// Takes a replayed write out of the queue and logs it at `tick`, in one transaction.
     /// Returns `false` (and changes nothing) when the write is not queued.
     @discardableResult
-    nonisolated(nonsending) package func moveToReplayLog(_ id: UUID, tick: Int64) async throws(StoreError)
+    nonisolated(nonsending) package func moveFromQueue(_ id: UUID, tick: Int64) async throws(StoreError)
         -> Bool
     {
-        try await perform(writes: true, atomic: true) { [queueIndex] connection throws(StoreError) in
-            let key = Self.idKey(id)
+        try await store.perform(writes: true, atomic: true) {
+            [queueIndex = store.queueIndex] connection throws(StoreError) in
+            let key = Store.idKey(id)
             guard let sequence = try queueIndex.sequence(of: key, connection) else { return false }
             let found = try connection.query(
                 "SELECT schema_name, table_name, payload FROM queue WHERE seq = ?", .integer(sequence)
@@ -26,32 +32,33 @@ extension Store {
     }
 
     /// Logs a write that was sent at once (never queued) as replayed at `tick`.
-    nonisolated(nonsending) package func appendToReplayLog(_ mutation: Mutation, tick: Int64)
+    nonisolated(nonsending) package func append(_ mutation: Mutation, tick: Int64)
         async throws(StoreError)
     {
         let payload = mutation.persistedData()
-        try await perform(writes: true, atomic: true) { connection throws(StoreError) in
+        try await store.perform(writes: true, atomic: true) { connection throws(StoreError) in
             try Self.appendReplayed(
-                id: mutation.id, schema: Self.schemaKey(mutation.schema), table: mutation.table,
+                id: mutation.id, schema: Store.schemaKey(mutation.schema), table: mutation.table,
                 payload: payload,
                 tick: tick, connection)
         }
     }
 
-    /// The replayed writes of a table, oldest first (at most `replayLogLimit`).
-    nonisolated(nonsending) package func replayLog(table: String, schema: String? = nil)
+    /// The replayed writes of a table, oldest first (at most `limit`).
+    nonisolated(nonsending) package func writes(table: String, schema: String? = nil)
         async throws(StoreError)
         -> [ReplayedWrite]
     {
-        let records = try await perform(writes: false) { connection throws(StoreError) in
+        let records = try await store.perform(writes: false) { connection throws(StoreError) in
             try connection.query(
                 "SELECT payload, tick FROM replay_log WHERE schema_name = ? AND table_name = ? ORDER BY seq",
-                .text(Self.schemaKey(schema)), .text(table)
+                .text(Store.schemaKey(schema)), .text(table)
             ) { row in (payload: row.blob(0), tick: row.integer(1)) }
         }
         var writes: [ReplayedWrite] = []
         for record in records {
-            writes.append(ReplayedWrite(mutation: try Self.mutation(from: record.payload), tick: record.tick))
+            writes.append(
+                ReplayedWrite(mutation: try Store.mutation(from: record.payload), tick: record.tick))
         }
         return writes
     }
@@ -59,15 +66,15 @@ extension Store {
     /// Retires a table's replayed writes logged at or before `tick` (every list has been fetched
     /// since). Returns how many were removed.
     @discardableResult
-    nonisolated(nonsending) package func retireReplayed(
+    nonisolated(nonsending) package func retire(
         table: String, schema: String? = nil, through tick: Int64
     )
         async throws(StoreError) -> Int
     {
-        try await perform(writes: true) { connection throws(StoreError) in
+        try await store.perform(writes: true) { connection throws(StoreError) in
             try connection.run(
                 "DELETE FROM replay_log WHERE schema_name = ? AND table_name = ? AND tick <= ?",
-                .text(Self.schemaKey(schema)), .text(table), .integer(tick))
+                .text(Store.schemaKey(schema)), .text(table), .integer(tick))
             return connection.changes
         }
     }
@@ -77,13 +84,13 @@ extension Store {
     ) throws(StoreError) {
         try connection.run(
             "INSERT INTO replay_log (id, schema_name, table_name, payload, tick) VALUES (?, ?, ?, ?, ?)",
-            .text(idKey(id)), .text(schema), .text(table), .blob(payload), .integer(tick))
+            .text(Store.idKey(id)), .text(schema), .text(table), .blob(payload), .integer(tick))
         try connection.run(
             """
             DELETE FROM replay_log WHERE schema_name = ?1 AND table_name = ?2 AND seq <= (
                 SELECT seq FROM replay_log WHERE schema_name = ?1 AND table_name = ?2
                 ORDER BY seq DESC LIMIT 1 OFFSET ?3)
             """,
-            .text(schema), .text(table), .integer(Int64(replayLogLimit)))
+            .text(schema), .text(table), .integer(Int64(limit)))
     }
 }
