@@ -22,7 +22,7 @@ extension Engine {
 
     private func makeRefresher(for query: QueryDescription) -> Refresher {
         let session = state.session
-        let settled = state.sessionSettled
+        let settled = state.signals.sessionSettled
         let environment = RefreshEnvironment(
             clock: configuration.clock, connectivity: connectivity,
             sessionRestoring: { session.value == .restoring },
@@ -91,6 +91,6 @@ extension Engine {
 
     /// The rejected writes the current user may see, from the rejected facts.
     var rejectedMutations: some AsyncSequence<[RejectedMutation], Never> & Sendable {
-        state.rejectedFacts.values().mapSync { $0.visible }.distinct()
+        state.rejected.facts.values().mapSync { $0.visible }.distinct()
     }
 }

@@ -24,10 +24,10 @@ extension Engine {
                 case .send:
                     do {
                         let result = try await sendAtOnce(mutation, ticket: ticket)
-                        await state.endImmediate(ticket.owner)
+                        state.immediateSends.end(for: ticket.owner)
                         return result
                     } catch {
-                        await state.endImmediate(ticket.owner)
+                        state.immediateSends.end(for: ticket.owner)
                         throw error
                     }
                 }

@@ -57,15 +57,10 @@ final class Engine: Sendable {
     /// would (a session signs in, taking the cache over for a new user; `nil` signs out); if that
     /// throws, or without one, the session stored at the last sign-in is read back.
     private func restoreSession() async {
-        guard let provider = configuration.restoreSession else {
-            await state.settleStoredSession()
-            return
-        }
-        let restored: AuthSession?
-        do {
-            restored = try await provider()
-        } catch {
-            await state.settleStoredSession()
+        guard let restored = await askAppForSession() else {
+            // The session stored at the last sign-in, or signed out when none is.
+            let stored = try? await state.store.account.session()
+            await state.endRestore(stored.map(SessionState.signedIn) ?? .signedOut)
             return
         }
         guard await state.isRestoring else { return }
@@ -78,7 +73,17 @@ final class Engine: Sendable {
         } catch {
             // The store failed after the session was sent: it stands, and nothing may wait
             // for it forever.
-            await state.settleAfterFailedRestore()
+            await state.endRestore(nil)
+        }
+    }
+
+    /// The app's answer to ``Configuration/restoreSession``; `nil` without one, or when it threw.
+    private func askAppForSession() async -> AuthSession?? {
+        guard let provider = configuration.restoreSession else { return nil }
+        do {
+            return .some(try await provider())
+        } catch {
+            return nil
         }
     }
 
@@ -104,7 +109,7 @@ final class Engine: Sendable {
     }
 
     func dismissRejected(_ id: UUID) async throws {
-        try await calls.underway { try await state.dismissRejected(id) }
+        try await calls.underway { try await state.rejected.dismiss(id) }
     }
 
     // MARK: Closing

@@ -42,3 +42,12 @@ extension RejectedMutation {
         details: nil, hint: "Give new rows an id made on the device, so an interrupted insert can be checked."
     )
 }
+
+extension RejectionDetails {
+    /// What is kept of the server's refusal of a write.
+    init(_ refusal: PostgrestError) {
+        self.init(
+            status: refusal.status, code: refusal.code, message: refusal.message, details: refusal.details,
+            hint: refusal.hint)
+    }
+}

@@ -10,7 +10,7 @@ struct ServerReads: Sendable {
     /// The rows of `query` with the session current now, and the tick read before the request.
     func fetch(_ query: QueryDescription) async throws -> ([Row], Int64) {
         let tick = try await state.nextTick()
-        return (try await send(query, accessToken: await state.accessToken), tick)
+        return (try await send(query, accessToken: state.session.value.authSession?.accessToken), tick)
     }
 
     /// The rows of `query` sent with a token fixed by the caller (a write's own session).

@@ -9,12 +9,9 @@ extension EngineState {
     ) async throws -> FetchAnswer {
         let table = TableID(query)
         if closed { return FetchAnswer(.refused(askAgain: false)) }
-        // While a clear waits for the store, every answer is refused; the clear marks the reads
-        // stale, so they ask again with the signed-out session.
-        if clearedAt == .max { return FetchAnswer(.refused(askAgain: true)) }
-        if tick < clearedAt { return FetchAnswer(.refused(askAgain: false)) }
-        if tick < ownerChangedAt { return FetchAnswer(.refused(askAgain: true)) }
-        if tick < (try await mark(of: table)) { return FetchAnswer(.refused(askAgain: true)) }
+        if let refusal = ownership.refusal(ofAnswerAt: tick, mark: try await marks.mark(of: table)) {
+            return FetchAnswer(refusal)
+        }
         if rows.isEmpty, responseTrust == .authenticatedSessionOnly, session.value.userID == nil {
             return FetchAnswer(.emptyButUntrusted)
         }
@@ -23,14 +20,10 @@ extension EngineState {
         try await store.lists.save(
             StoredList(
                 key: query.canonicalKey, schema: query.schema, table: query.table, rows: rows,
-                fetchedAt: fetchedAt,
-                mark: tick, isStale: false))
+                fetchedAt: fetchedAt, mark: tick, isStale: false))
         // The store's await let other events run: a clear or a new owner since then wins.
-        if tick < clearedAt {
-            return FetchAnswer(.refused(askAgain: clearedAt == .max))
-        }
-        if tick < ownerChangedAt || tick < (marks[table] ?? 0) {
-            return FetchAnswer(.refused(askAgain: true))
+        if let refusal = ownership.refusal(ofAnswerAt: tick, mark: marks.current(of: table)) {
+            return FetchAnswer(refusal)
         }
         let serial = tables.writeAnswer(
             rows, query: query, tick: tick, fetchedAt: fetchedAt, answering: answering)
@@ -57,7 +50,7 @@ extension EngineState {
     /// Marks every cached list of a table stale, refusing answers that left before now; its
     /// live reads fetch again.
     func markStale(_ table: TableID) async throws {
-        try await advanceMark(of: table)
+        try await marks.advance(table)
         tables.markStale(table, owner: overlayOwner)
         liveReads.markStale(table: table, reason: .write)
     }
@@ -67,20 +60,13 @@ extension EngineState {
     func patchAccepted(_ mutation: Mutation, returned: [Row], requestTick: Int64) async throws {
         let table = TableID(mutation)
         try await loadLists(of: table)
-        let tick = try await advanceMark(of: table)
+        let tick = try await marks.advance(table)
         // After the awaits, with none until the lists are patched: a clear or a new owner since the
         // request left wins, and the patch is laid over the lists as they are now.
-        guard requestTick >= clearedAt, requestTick >= ownerChangedAt, !closed else { return }
-        let lists = tables[table]?.lists ?? [:]
-        let cached = lists.keys.sorted().compactMap { key in lists[key].map { (key, $0.list) } }
-        let uncached = liveReads.queries(of: table).filter { lists[$0.canonicalKey] == nil }
-        let result = Overlay<FilterEvaluator>.engine(primaryKeys: primaryKeys).patch(
-            mutation, returned: mutation.returning == nil ? nil : returned, into: cached.map(\.1),
-            uncachedReads: uncached)
-        let patches =
-            zip(cached, result.lists).map { (key: $0.0, query: $0.1.query, patch: $1) }
-            + zip(uncached, result.uncachedReads).map { (key: $0.canonicalKey, query: $0, patch: $1) }
-        let (changed, stale) = tables.apply(patches, to: table, tick: tick, owner: overlayOwner)
+        guard ownership.admitsPatch(requestedAt: requestTick), !closed else { return }
+        let (changed, stale) = tables.patchAccepted(
+            mutation, returned: returned, liveQueries: liveReads.queries(of: table), primaryKeys: primaryKeys,
+            tick: tick, owner: overlayOwner)
         liveReads.markStale(keys: stale, reason: .write)
         if !changed.isEmpty { try await store.lists.save(changed) }
     }

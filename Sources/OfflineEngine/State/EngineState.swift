@@ -2,16 +2,15 @@ import Foundation
 import Streams
 
 /// The one place where what must change together changes: the queue's order and the store's,
-/// the session and the cache's owner, clears, ticks and marks, cached lists and the replay log.
+/// the session and the cache's owner, clears, cached lists and the replay log.
 ///
-/// Its methods are the engine's events (a write queued, a write settled, an answer to apply, an
-/// accepted write to patch in, the cache passed to a new owner, a clear); its outputs are facts,
-/// never snapshots: per table ``TableFacts``, the queue's ``QueueFacts``, the rejected writes
-/// and the session, each a keep-newest state stream. Live reads, counters and lists of pending
-/// writes are derived from those streams elsewhere (see `LiveReads`).
-///
-/// Work that awaits the store re-reads what it depends on afterwards (actor reentrancy); the
-/// send path instead carries a ``SendTicket`` fixed when the write was picked.
+/// Its methods are the engine's events (a write queued or settled, an answer to apply, an
+/// accepted write to patch in, the cache passed on, a clear); its outputs are facts, never
+/// snapshots: per table ``TableFacts``, ``QueueFacts``, ``RejectedFacts`` and the session, each
+/// a keep-newest stream that live reads and counters derive from (see `LiveReads`). Its state is
+/// values (``WriteQueue``, ``Tables``, ``CacheOwnership``) changed by their own methods. Work
+/// that awaits the store re-reads what it depends on afterwards; a send instead carries a
+/// ``SendTicket`` fixed when its write was picked.
 actor EngineState {
     nonisolated let store: Store
     let primaryKeys: PrimaryKeys
@@ -19,30 +18,14 @@ actor EngineState {
     nonisolated let connectivity: ConnectivityMonitor
     /// The running live reads, whose refreshes this state marks stale.
     nonisolated let liveReads: LiveReads
+    nonisolated let marks: ChangeMarks
 
     nonisolated let session = StateBroadcast<SessionState, Never>(.restoring)
-    /// Fires when the session settles: restored, signed in or out, cleared.
-    nonisolated let sessionSettled = Signal()
     nonisolated let queueFacts = StateBroadcast<QueueFacts, Never>(QueueFacts())
-    /// Every rejected write, every owner's (see ``visibleRejected``).
-    nonisolated let rejectedFacts = StateBroadcast<RejectedFacts, Never>(RejectedFacts())
-    /// Writes being sent at once, per owner: a later write of that owner waits for them.
-    nonisolated let immediateSends = StateBroadcast<[String?: Int], Never>([:])
-    /// Fires when a write joins the queue; `replayUrgent` when the session changed.
-    nonisolated let replayWork = Signal()
-    nonisolated let replayUrgent = Signal()
-
-    /// The user whose data the cache holds (nil: fetched signed out).
-    var cacheOwner: String?
-    /// Ticks of the last clear and the last change of cache owner; answers to requests that
-    /// left before them are refused. `clearedAt` reads `.max` while a clear waits for its tick.
-    var clearedAt: Int64 = 0
-    var ownerChangedAt: Int64 = 0
-    /// How many clears have begun; a ticket taken before the latest is void. Moved before any
-    /// `await` of the clear, unlike `clearedAt`, which needs the store's tick.
-    var clearEpoch = 0
-    /// The last change mark of each table seen (the store keeps them).
-    var marks: [TableID: Int64] = [:]
+    nonisolated let rejected: RejectedWrites
+    nonisolated let immediateSends = ImmediateSends()
+    nonisolated let signals = ReplaySignals()
+    var ownership = CacheOwnership()
     /// The queue in order, mirrored from the store, with each write's life.
     var queue = WriteQueue()
     /// Per table: its cached lists, queued writes, replay log and facts stream.
@@ -56,60 +39,38 @@ actor EngineState {
         responseTrust = configuration.responseTrust
         self.connectivity = connectivity
         self.liveReads = liveReads
+        marks = ChangeMarks(store: store)
+        rejected = RejectedWrites(store: store, primaryKeys: primaryKeys)
     }
 
     /// Reads back the cache's owner, the queue and the rejected writes.
     func load() async throws {
-        cacheOwner = try await store.account.owner()
+        ownership.owner = try await store.account.owner()
         for stored in try await store.queue.all() {
             let life = WriteLife.restored(attempts: stored.mutation.attempts, interrupted: stored.isInFlight)
             queue.append(QueueEntry(mutation: stored.mutation, life: life))
             tables.append(stored.mutation)
         }
-        let rejected = try await store.rejected.all().map { RejectedMutation($0, primaryKeys: primaryKeys) }
-        rejectedFacts.update { $0.all = rejected }
-        recountQueue()
+        try await rejected.load()
+        publishQueue()
         publishOwner()
     }
 
-    // MARK: Owners
-
-    /// The user whose queued writes are laid over the lists: the signed-in user, or while the
-    /// stored session is read back, the cache's owner (whose session it most likely is).
-    var overlayOwner: String? { session.value == .restoring ? cacheOwner : session.value.userID }
+    /// The user whose queued writes are laid over the lists (see ``CacheOwnership``).
+    var overlayOwner: String? { ownership.overlayOwner(session.value) }
 
     /// Sends every fact that depends on whose writes are shown, after that may have changed.
     func publishOwner() {
         let owner = overlayOwner
         queueFacts.update { $0.owner = owner }
-        rejectedFacts.update { $0.owner = owner }
+        rejected.show(owner: owner)
         tables.changedAll(owner: owner)
     }
 
-    // MARK: Ticks and marks
-
     /// A tick from the store's monotonic counter, read before a request goes out.
-    func nextTick() async throws -> Int64 {
+    nonisolated func nextTick() async throws -> Int64 {
         try await store.marks.nextTick()
     }
-
-    func mark(of table: TableID) async throws -> Int64 {
-        if let known = marks[table] { return known }
-        let stored = try await store.marks.mark(table: table.table, schema: table.schema)
-        let value = max(stored, marks[table] ?? 0)
-        marks[table] = value
-        return value
-    }
-
-    /// Moves a table's mark forward: an answer whose request left before now is refused.
-    @discardableResult
-    func advanceMark(of table: TableID) async throws -> Int64 {
-        let tick = try await store.marks.advance(table: table.table, schema: table.schema)
-        marks[table] = max(tick, marks[table] ?? 0)
-        return tick
-    }
-
-    // MARK: Facts
 
     /// A table's facts stream, after its cached lists and replay log are loaded.
     func facts(of table: TableID) async throws -> StateBroadcast<TableFacts, Never> {
@@ -122,39 +83,27 @@ actor EngineState {
         tables.facts(of: table, owner: overlayOwner)
     }
 
-    /// Counts `delta` more queued writes of `owner` (fewer, when negative).
-    func countQueued(_ owner: String?, by delta: Int) {
-        queueFacts.update { facts in
-            let count = (facts.counts[owner] ?? 0) + delta
-            facts.counts[owner] = count > 0 ? count : nil
-        }
-    }
-
-    /// Counts the queue's writes afresh (after a clear or a change of owners).
-    func recountQueue() {
-        var counts: [String?: Int] = [:]
-        for entry in queue.all { counts[entry.mutation.ownerID, default: 0] += 1 }
+    /// Sends the queue's counts, after writes joined or left it or changed hands.
+    func publishQueue() {
+        let counts = queue.counts
         queueFacts.update { $0.counts = counts }
     }
-
-    // MARK: Closing
 
     /// Makes the calls under way end as they would offline: answers are refused, writes queue,
     /// and nothing waits for the session any more.
     func beginClosing() {
         closed = true
         session.finish()
-        sessionSettled.finish()
+        signals.sessionSettled.finish()
     }
 
     /// Finishes the fact streams, once no call is under way.
     func close() {
         beginClosing()
         queueFacts.finish()
-        rejectedFacts.finish()
+        rejected.finish()
         immediateSends.finish()
-        replayWork.finish()
-        replayUrgent.finish()
+        signals.finish()
         tables.finish()
     }
 }

@@ -180,9 +180,28 @@ struct Tables: Sendable {
         }
     }
 
-    /// Lays the patches of a write accepted at once into the table's lists (and into live
-    /// reads that had none); returns the lists to save and the keys to fetch again.
-    mutating func apply(
+    /// Lays a write the server accepted at once (with the rows it returned, when it asked for
+    /// them) into every cached list of its table, and into the live reads of `liveQueries` that
+    /// have no list yet; returns the lists to save and the keys to fetch again, where the write's
+    /// effect cannot be worked out.
+    mutating func patchAccepted(
+        _ write: Mutation, returned: [Row], liveQueries: [QueryDescription], primaryKeys: PrimaryKeys,
+        tick: Int64, owner: String?
+    ) -> (changed: [StoredList], stale: Set<String>) {
+        let table = TableID(write)
+        let lists = byID[table]?.lists ?? [:]
+        let cached = lists.keys.sorted().compactMap { key in lists[key].map { (key, $0.list) } }
+        let uncached = liveQueries.filter { lists[$0.canonicalKey] == nil }
+        let result = Overlay<FilterEvaluator>.engine(primaryKeys: primaryKeys).patch(
+            write, returned: write.returning == nil ? nil : returned, into: cached.map(\.1),
+            uncachedReads: uncached)
+        let patches =
+            zip(cached, result.lists).map { (key: $0.0, query: $0.1.query, patch: $1) }
+            + zip(uncached, result.uncachedReads).map { (key: $0.canonicalKey, query: $0, patch: $1) }
+        return apply(patches, to: table, tick: tick, owner: owner)
+    }
+
+    private mutating func apply(
         _ patches: [(key: String, query: QueryDescription, patch: ListPatch)], to table: TableID, tick: Int64,
         owner: String?
     ) -> (changed: [StoredList], stale: Set<String>) {

@@ -10,6 +10,8 @@ struct WriteQueue: Sendable {
     /// Positions of `order` before this are gone.
     private var head = 0
     private var entries: [UUID: QueueEntry] = [:]
+    /// Queued writes per owner (`nil`: owner-less writes), kept as writes join and leave.
+    private(set) var counts: [String?: Int] = [:]
 
     /// How many writes are queued.
     var count: Int { entries.count }
@@ -28,13 +30,19 @@ struct WriteQueue: Sendable {
     mutating func append(_ entry: QueueEntry) {
         order.append(entry.mutation.id)
         entries[entry.mutation.id] = entry
+        count(entry.mutation.ownerID, by: 1)
     }
 
     /// Changes the write `id` in place; `nil` when it is not queued.
     mutating func update<T>(_ id: UUID, _ change: (inout QueueEntry) -> T) -> T? {
         guard var entry = entries[id] else { return nil }
+        let owner = entry.mutation.ownerID
         let result = change(&entry)
         entries[id] = entry
+        if entry.mutation.ownerID != owner {
+            count(owner, by: -1)
+            count(entry.mutation.ownerID, by: 1)
+        }
         return result
     }
 
@@ -42,6 +50,7 @@ struct WriteQueue: Sendable {
     @discardableResult
     mutating func remove(_ id: UUID) -> QueueEntry? {
         guard let entry = entries.removeValue(forKey: id) else { return nil }
+        count(entry.mutation.ownerID, by: -1)
         if order[head] == id {
             head += 1
             // Drop what is behind the head once it is most of the array.
@@ -61,6 +70,36 @@ struct WriteQueue: Sendable {
             if let entry = entries[id], predicate(entry) { return entry }
         }
         return nil
+    }
+
+    /// The oldest write that `user`'s session may send (theirs, or owner-less), if it is ready
+    /// to be sent.
+    func nextToSend(as user: String?) -> QueueEntry? {
+        guard let entry = first(where: { $0.mutation.applies(to: user) }), entry.life.isReadyToSend else {
+            return nil
+        }
+        return entry
+    }
+
+    /// Whether the write `id` is queued, in flight, and owned by `owner`.
+    func isInFlight(_ id: UUID, ownedBy owner: String?) -> Bool {
+        guard let entry = entries[id] else { return false }
+        return entry.mutation.ownerID == owner && entry.life.phase == .inFlight
+    }
+
+    /// Gives the owner-less writes to `owner`, as the store did; returns their tables.
+    mutating func claimOwnerless(for owner: String) -> Set<TableID> {
+        var tables = Set<TableID>()
+        for id in order[head...] where entries[id]?.mutation.ownerID == nil {
+            update(id) { $0.mutation.ownerID = owner }
+            if let entry = entries[id] { tables.insert(TableID(entry.mutation)) }
+        }
+        return tables
+    }
+
+    private mutating func count(_ owner: String?, by delta: Int) {
+        let count = (counts[owner] ?? 0) + delta
+        counts[owner] = count > 0 ? count : nil
     }
 
     /// Empties the queue.

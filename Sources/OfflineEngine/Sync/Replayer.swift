@@ -22,9 +22,9 @@ struct Replayer: Sendable {
         while !Task.isCancelled {
             // Subscribe before the pass, so a signal that arrives during it is not lost, and one
             // from before it (already acted on by this pass) does not cut its wait short.
-            let work = state.replayWork.stream()
-            let urgent = state.replayUrgent.stream()
-            let settled = state.sessionSettled.stream()
+            let work = state.signals.work.stream()
+            let urgent = state.signals.urgent.stream()
+            let settled = state.signals.sessionSettled.stream()
             let cameBack = state.connectivity.networkCameBack()
             let end = await pass()
             if await state.closed { return }

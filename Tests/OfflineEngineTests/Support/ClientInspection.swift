@@ -19,7 +19,7 @@ extension OfflineClient {
     }
 
     /// Every rejected write, every owner's.
-    var allRejected: [RejectedMutation] { engine.state.rejectedFacts.value.all }
+    var allRejected: [RejectedMutation] { engine.state.rejected.facts.value.all }
 
     /// The replay log of `table` (no schema: `public`).
     func replayLog(of table: String) async -> [ReplayEntry] {
@@ -43,7 +43,7 @@ extension OfflineClient {
 
     /// Whether a write waits behind one of its owner's that is being sent at once.
     var writeWaitsBehindImmediateSend: Bool {
-        engine.state.immediateSends.readerCount > 0
+        engine.state.immediateSends.waiting > 0
     }
 
     /// Whether `close()` has begun.

@@ -1,0 +1,7 @@
+/// What becomes of a new offline-first write (see `EngineState.firstStep(for:)`).
+enum FirstStep: Sendable {
+    /// Queued (offline, the session restoring, or an earlier write of its owner waits).
+    case queued(PendingMutation)
+    /// To be sent now; `ImmediateSends.end(for:)` must follow.
+    case send
+}
