@@ -99,11 +99,17 @@ where Base.Element: Sendable {
     }
 
     /// One reader of the share; it leaves when dropped, cancelled or finished.
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    public struct AsyncIterator: AsyncIteratorProtocol, Sendable {
         private let handle: ReaderHandle
 
         fileprivate init(handle: ReaderHandle) {
             self.handle = handle
+        }
+
+        /// Starts the shared iteration now if none is in progress, as this reader's first `next()`
+        /// would, but takes no value: the first `next()` then returns the newest value.
+        public func start() {
+            handle.storage.start(reader: handle.id)
         }
 
         /// Returns the newest value this reader has not seen, or `nil` once it has finished.

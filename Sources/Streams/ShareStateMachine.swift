@@ -70,6 +70,14 @@ struct ShareStateMachine<Element: Sendable, Failure: Error>: Sendable {
     ///
     /// `startRun` is called under the lock: creating a task only enqueues it, and its body takes
     /// the lock later, so "running" always comes with its task stored.
+    /// Starts a run for the registered reader `id` when none is in progress, taking no value.
+    mutating func start(reader id: UInt64, startRun: (_ epoch: UInt64, _ previous: Run?) -> Run) {
+        guard readers[id] != nil, case .idle = phase else { return }
+        epoch += 1
+        phase = .running(epoch: epoch)
+        latestRun = startRun(epoch, latestRun)
+    }
+
     mutating func poll(
         reader id: UInt64,
         continuation: Continuation?,

@@ -73,6 +73,13 @@ final class ShareStorage<Base: AsyncSequence & Sendable>: Sendable where Base.El
         }
     }
 
+    /// Starts the run for reader `id` if none is in progress, without taking a value.
+    func start(reader id: UInt64) {
+        state.withLock { machine in
+            machine.start(reader: id) { epoch, previous in makeRun(epoch: epoch, after: previous) }
+        }
+    }
+
     /// The reader was dropped: leave, cancelling the run when it was the last reader.
     ///
     /// A `deinit` cannot await; the cancelled run stays stored for the next run or `close()`.

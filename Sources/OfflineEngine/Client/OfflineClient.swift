@@ -153,30 +153,8 @@ public final class OfflineClient: Sendable {
         guard !engine.calls.isClosed else {
             return AsyncThrowingStream { $0.finish(throwing: ClientError.closed) }
         }
-        let engine = engine
-        let key = query.canonicalKey
-        let (stream, continuation) = AsyncThrowingStream.makeStream(
-            of: QuerySnapshot.self, bufferingPolicy: .bufferingNewest(1))
-        let stopped = BackgroundWork.stopped(continuation)
-        let taken = engine.background.run {
-            let snapshots: LiveReads.Snapshots
-            do {
-                snapshots = try await engine.attach(query)
-            } catch {
-                continuation.finish(throwing: error)
-                return
-            }
-            await BackgroundWork.run(
-                {
-                    for await snapshot in snapshots {
-                        continuation.yield(snapshot)
-                    }
-                }, until: stopped)
-            continuation.finish()
-            engine.detach(key)
-        }
-        if !taken { continuation.finish(throwing: ClientError.closed) }
-        return stream
+        let reader = LiveSnapshotReader(engine: engine, query: query)
+        return AsyncThrowingStream { try await reader.next() }
     }
 }
 
