@@ -17,7 +17,26 @@ public func combineLatest<First: Sendable, Second: Sendable>(
     _ first: StateBroadcast<First, Never>,
     _ second: StateBroadcast<Second, Never>
 ) -> AsyncCombineLatestStatesSequence<First, Second> {
-    AsyncCombineLatestStatesSequence(first: first, second: second)
+    AsyncCombineLatestStatesSequence(first: first, second: second, firstMatters: nil)
+}
+
+/// Combines the newest values of two state holders, as `combineLatest(_:_:)` does, but a waiting
+/// reader is woken by a change of `first` only when `firstMatters` says the new value may matter
+/// to it; when something else wakes it, it reads the newest values of both as always.
+///
+/// `firstMatters` runs in the caller that changes `first`, under its lock: keep it quick, and
+/// never call back into `first`. Use it when most changes of a widely shared holder concern few
+/// of its readers (a write to one of a table's lists, say), so the others are not woken for it.
+///
+/// ```swift
+/// combineLatest(tableFacts, refresher.states, firstMatters: { facts in mayReach(facts) })
+/// ```
+public func combineLatest<First: Sendable, Second: Sendable>(
+    _ first: StateBroadcast<First, Never>,
+    _ second: StateBroadcast<Second, Never>,
+    firstMatters: @escaping @Sendable (First) -> Bool
+) -> AsyncCombineLatestStatesSequence<First, Second> {
+    AsyncCombineLatestStatesSequence(first: first, second: second, firstMatters: firstMatters)
 }
 
 /// The newest values of two state holders, as tuples; see
@@ -30,16 +49,21 @@ public struct AsyncCombineLatestStatesSequence<First: Sendable, Second: Sendable
 
     @usableFromInline let first: StateBroadcast<First, Never>
     @usableFromInline let second: StateBroadcast<Second, Never>
+    @usableFromInline let firstMatters: (@Sendable (First) -> Bool)?
 
-    init(first: StateBroadcast<First, Never>, second: StateBroadcast<Second, Never>) {
+    init(
+        first: StateBroadcast<First, Never>, second: StateBroadcast<Second, Never>,
+        firstMatters: (@Sendable (First) -> Bool)?
+    ) {
         self.first = first
         self.second = second
+        self.firstMatters = firstMatters
     }
 
     /// A new reader; its first element is both holders' values when it asks.
     @inlinable
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(reader: Reader(first: first, second: second))
+        AsyncIterator(reader: Reader(first: first, second: second, firstMatters: firstMatters))
     }
 
     /// One reader of both holders.
@@ -70,15 +94,20 @@ public struct AsyncCombineLatestStatesSequence<First: Sendable, Second: Sendable
     final class Reader: Sendable {
         @usableFromInline let first: StateBroadcast<First, Never>
         @usableFromInline let second: StateBroadcast<Second, Never>
+        @usableFromInline let firstMatters: (@Sendable (First) -> Bool)?
         @usableFromInline let id: UInt64
         @usableFromInline let waker = StateWaker()
         /// The versions last delivered (`nil`: nothing yet).
         @usableFromInline let seen = Mutex<(UInt64, UInt64)?>(nil)
 
         @usableFromInline
-        init(first: StateBroadcast<First, Never>, second: StateBroadcast<Second, Never>) {
+        init(
+            first: StateBroadcast<First, Never>, second: StateBroadcast<Second, Never>,
+            firstMatters: (@Sendable (First) -> Bool)?
+        ) {
             self.first = first
             self.second = second
+            self.firstMatters = firstMatters
             id = readerIDs.add(1, ordering: .relaxed).newValue
         }
 
@@ -95,7 +124,7 @@ public struct AsyncCombineLatestStatesSequence<First: Sendable, Second: Sendable
                 if a.finished && b.finished { return nil }
                 await waker.wait {
                     let changed =
-                        first.watch(id, after: a.version, waker: waker)
+                        first.watch(id, after: a.version, waker: waker, when: firstMatters)
                         || second.watch(id, after: b.version, waker: waker)
                     if changed { waker.fire() }
                 }
@@ -106,11 +135,13 @@ public struct AsyncCombineLatestStatesSequence<First: Sendable, Second: Sendable
 
         /// Lets the work already waiting run before the reader reads: a burst of changes made
         /// by callers running at once (writers queueing writes, say) is then read as one
-        /// combination instead of one per change. A few yields: on an idle system they cost
-        /// microseconds; under load they let a wake collect what the burst adds meanwhile.
+        /// combination instead of one per change, and whatever reads the combinations downstream
+        /// is woken once for the burst. `settleYields` yields: on an idle system they cost tens of
+        /// microseconds; under load each lets every task already waiting run, so a wake collects
+        /// what the burst adds meanwhile (see the README's performance notes for the figures).
         @usableFromInline
         func settle() async {
-            for _ in 0..<8 { await Task.yield() }
+            for _ in 0..<settleYields { await Task.yield() }
         }
 
         deinit {
@@ -119,6 +150,9 @@ public struct AsyncCombineLatestStatesSequence<First: Sendable, Second: Sendable
         }
     }
 }
+
+/// How many times a woken combined reader yields before it reads (see `Reader.settle()`).
+@usableFromInline let settleYields = 64
 
 /// Ids of combined readers, unique among all holders.
 private let readerIDs = Atomic<UInt64>(0)

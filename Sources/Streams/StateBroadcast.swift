@@ -35,12 +35,26 @@ public final class StateBroadcast<Value: Sendable, Failure: Error>: Sendable {
         @usableFromInline var completion: Result<Void, Failure>?
         @usableFromInline var readers: [UInt64: Reader] = [:]
         @usableFromInline var nextReaderID: UInt64 = 0
-        /// Combined readers waiting for the next change (see `watch(_:after:waker:)`).
-        @usableFromInline var watchers: [UInt64: StateWaker] = [:]
+        /// Combined readers waiting for the next change (see `watch(_:after:waker:when:)`).
+        @usableFromInline var watchers: [UInt64: Watcher] = [:]
 
         @inlinable
         init(value: Value) {
             self.value = value
+        }
+    }
+
+    /// A combined reader waiting for a change: its waker, and which new values wake it (`nil`:
+    /// every one).
+    @usableFromInline
+    struct Watcher: Sendable {
+        @usableFromInline let waker: StateWaker
+        @usableFromInline let matters: (@Sendable (Value) -> Bool)?
+
+        @inlinable
+        init(waker: StateWaker, matters: (@Sendable (Value) -> Bool)?) {
+            self.waker = waker
+            self.matters = matters
         }
     }
 
@@ -86,15 +100,20 @@ public final class StateBroadcast<Value: Sendable, Failure: Error>: Sendable {
     /// Ignored after finishing.
     @inlinable
     public func update(_ body: (inout Value) -> Void) {
-        var watchers: [UInt64: StateWaker] = [:]
+        var woken: [StateWaker] = []
         let (waiting, value) = state.withLock { state -> ([Continuation], Value) in
             guard state.completion == nil else {
                 return ([], state.value)
             }
             body(&state.value)
             state.version += 1
-            watchers = state.watchers
-            state.watchers = [:]
+            if !state.watchers.isEmpty {
+                let value = state.value
+                for (id, watcher) in state.watchers where watcher.matters?(value) ?? true {
+                    woken.append(watcher.waker)
+                    state.watchers[id] = nil
+                }
+            }
             var waiting: [Continuation] = []
             for index in state.readers.values.indices {
                 if let continuation = state.readers.values[index].continuation {
@@ -108,7 +127,7 @@ public final class StateBroadcast<Value: Sendable, Failure: Error>: Sendable {
         for continuation in waiting {
             continuation.resume(returning: .success(value))
         }
-        for watcher in watchers.values { watcher.fire() }
+        for waker in woken { waker.fire() }
     }
 
     /// Ends every reader normally once it has received the current value.
@@ -220,7 +239,7 @@ public final class StateBroadcast<Value: Sendable, Failure: Error>: Sendable {
     }
 
     private func complete(_ completion: Result<Void, Failure>) {
-        var watchers: [UInt64: StateWaker] = [:]
+        var watchers: [UInt64: Watcher] = [:]
         let waiting = state.withLock { state -> [Continuation] in
             guard state.completion == nil else {
                 return []
@@ -241,7 +260,7 @@ public final class StateBroadcast<Value: Sendable, Failure: Error>: Sendable {
         for continuation in waiting {
             continuation.resume(returning: result)
         }
-        for watcher in watchers.values { watcher.fire() }
+        for watcher in watchers.values { watcher.waker.fire() }
     }
 
     // MARK: Combined readers
@@ -252,15 +271,22 @@ public final class StateBroadcast<Value: Sendable, Failure: Error>: Sendable {
         state.withLock { ($0.value, $0.version, $0.completion != nil) }
     }
 
-    /// Asks for `waker` to fire at the next change after `version`, for the combined reader `id`
-    /// (replacing its earlier request). Returns `true`, storing nothing, when a change came
-    /// already; a finished holder stores nothing and returns `false`: it never changes again.
+    /// Asks for `waker` to fire at the next change after `version` whose new value `matters`
+    /// (every change, when `nil`), for the combined reader `id` (replacing its earlier request).
+    /// Returns `true`, storing nothing, when a change came already; a finished holder stores
+    /// nothing and returns `false`: it never changes again. Finishing fires every waker.
+    ///
+    /// `matters` runs under the holder's lock, in the caller of `send` or `update`: it must be
+    /// quick and must not call back into this holder.
     @inlinable
-    func watch(_ id: UInt64, after version: UInt64, waker: StateWaker) -> Bool {
+    func watch(
+        _ id: UInt64, after version: UInt64, waker: StateWaker,
+        when matters: (@Sendable (Value) -> Bool)? = nil
+    ) -> Bool {
         state.withLock { state in
             if state.version != version { return true }
             guard state.completion == nil else { return false }
-            state.watchers[id] = waker
+            state.watchers[id] = Watcher(waker: waker, matters: matters)
             return false
         }
     }

@@ -119,9 +119,12 @@ final class LiveReads: Sendable {
     ) -> Snapshots {
         let composer = SnapshotComposer(
             query: query, primaryKeys: primaryKeys, startAnswers: facts.value.answers)
-        return combineLatest(facts, refresher.states)
+        // Writes to the table that cannot reach this read do not wake it (see `ReachHint`).
+        let hint = ReachHint(query: query, primaryKeys: primaryKeys)
+        return combineLatest(facts, refresher.states, firstMatters: { hint.mayChange($0) })
             .scan(composer) { composer, input in
                 let composed = composer.compose(input.0, input.1)
+                hint.composed(composer.takeListKeys())
                 if composed.fetchAgain { refresher.markStale(.write) }
                 return composed
             }

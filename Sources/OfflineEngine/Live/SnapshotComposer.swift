@@ -37,6 +37,21 @@ struct SnapshotComposer: Sendable {
         self.startAnswers = startAnswers
     }
 
+    /// Whether the fold was made anew since ``takeListKeys()`` was last called.
+    private var foldIsNew = true
+
+    /// How the keys of the read's rows changed since last asked: all of them after the fold was
+    /// made anew, else the keys that joined (a superset: rows may have left); `nil` when unknown.
+    mutating func takeListKeys() -> ListKeys? {
+        guard fold != nil else { return nil }
+        let added = fold?.takeAddedKeys()
+        if foldIsNew {
+            foldIsNew = false
+            return fold?.listKeys.map(ListKeys.all)
+        }
+        return added.map(ListKeys.added)
+    }
+
     /// The snapshot for the latest facts and report.
     mutating func compose(_ facts: TableFacts, _ latest: RefreshReport) -> ComposedSnapshot {
         if latest.answer <= facts.answers { report = latest }
@@ -94,6 +109,7 @@ struct SnapshotComposer: Sendable {
         let made = OverlayFold<FilterEvaluator>(
             list: list, otherLists: others, primaryKeys: primaryKeys, replayed: replayed, queued: queued)
         fold = made
+        foldIsNew = true
         let result = made.result
         lastRows = result.rows
         return (result, .unknown)
@@ -113,6 +129,14 @@ struct SnapshotComposer: Sendable {
         refetchAskedAt = shown.list.fetchTick
         return true
     }
+}
+
+/// How the keys of a live read's rows changed (see `SnapshotComposer.takeListKeys()`).
+enum ListKeys: Sendable {
+    /// The keys of every row, with their positions.
+    case all([String: Int])
+    /// The keys that joined since last told.
+    case added([String])
 }
 
 /// A composed snapshot, how its rows compare with the previous composition's, and whether the

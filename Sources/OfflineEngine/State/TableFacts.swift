@@ -21,6 +21,11 @@ struct TableFacts: Sendable {
     var version: Int
     /// The serial of the newest answer written anywhere when these facts were sent.
     var answers: Int
+    /// When the only change since the facts sent before these is writes appended to the queue:
+    /// the queued writes as they stood then (the new ones are `queued.writes(after:)` it).
+    /// `nil` after any other change. A live read is woken only by appended writes that may
+    /// change its rows (see `LiveReads`).
+    var appendedSince: WriteLog?
 
     /// The facts of a table nothing is known of yet.
     init(table: TableID, owner: String?) {

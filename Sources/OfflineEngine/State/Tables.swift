@@ -21,8 +21,10 @@ struct Tables: Sendable {
     /// The table's facts stream, made on first ask.
     mutating func stream(of table: TableID, owner: String?) -> StateBroadcast<TableFacts, Never> {
         if let existing = byID[table]?.facts { return existing }
-        let broadcast = StateBroadcast<TableFacts, Never>(facts(of: table, owner: owner))
+        let initial = facts(of: table, owner: owner)
+        let broadcast = StateBroadcast<TableFacts, Never>(initial)
         byID[table, default: TableState()].facts = broadcast
+        byID[table]?.sent = SentFacts(version: initial.version, owner: owner, queued: initial.queued)
         return broadcast
     }
 
@@ -49,10 +51,19 @@ struct Tables: Sendable {
         for table in byID.keys { changed(table, owner: owner) }
     }
 
-    /// Sends a table's facts as they stand.
+    /// Sends a table's facts as they stand, saying which writes alone were appended since the
+    /// facts sent before (``TableFacts/appendedSince``).
     mutating func publish(_ table: TableID, owner: String?) {
         appended.remove(table)
-        byID[table]?.facts?.send(facts(of: table, owner: owner))
+        guard let broadcast = byID[table]?.facts else { return }
+        var facts = facts(of: table, owner: owner)
+        if let sent = byID[table]?.sent, sent.version == facts.version, sent.owner == owner,
+            facts.queued.extends(sent.queued)
+        {
+            facts.appendedSince = sent.queued
+        }
+        byID[table]?.sent = SentFacts(version: facts.version, owner: owner, queued: facts.queued)
+        broadcast.send(facts)
     }
 
     /// Sends the table's facts if writes were appended since they were last sent.
@@ -245,4 +256,14 @@ struct TableState: Sendable {
     var version = 0
     /// The facts stream, made when a live read first asks.
     var facts: StateBroadcast<TableFacts, Never>?
+    /// What the facts last sent were laid from.
+    var sent: SentFacts?
+}
+
+/// What a table's facts were last sent with: enough to tell whether the next facts differ only
+/// by writes appended to the queue.
+struct SentFacts: Sendable {
+    var version: Int
+    var owner: String?
+    var queued: WriteLog
 }
