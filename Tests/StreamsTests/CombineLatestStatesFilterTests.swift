@@ -16,11 +16,7 @@ struct CombineLatestStatesFilterTests {
             asked.withLock { $0.append(value) }
             return value % 10 == 0
         }
-        let reading = Task {
-            var reader = combined.makeAsyncIterator()
-            _ = await reader.next()
-            return await reader.next()
-        }
+        let reading = secondElement(of: combined)
         try await withTimeout { while numbers.watcherCount == 0 { await Task.yield() } }
         numbers.send(1)
         numbers.send(2)
@@ -37,11 +33,7 @@ struct CombineLatestStatesFilterTests {
         let numbers = StateBroadcast<Int, Never>(0)
         let words = StateBroadcast<String, Never>("a")
         let combined = combineLatest(numbers, words, firstMatters: { _ in false })
-        let reading = Task {
-            var reader = combined.makeAsyncIterator()
-            _ = await reader.next()
-            return await reader.next()
-        }
+        let reading = secondElement(of: combined)
         try await withTimeout { while numbers.watcherCount == 0 { await Task.yield() } }
         numbers.send(7)
         words.send("b")
@@ -65,11 +57,7 @@ struct CombineLatestStatesFilterTests {
         let numbers = StateBroadcast<Int, Never>(0)
         let words = StateBroadcast<String, Never>("a")
         let combined = combineLatest(numbers, words, firstMatters: { _ in false })
-        let reading = Task {
-            var reader = combined.makeAsyncIterator()
-            _ = await reader.next()
-            return await reader.next()
-        }
+        let reading = secondElement(of: combined)
         try await withTimeout { while numbers.watcherCount == 0 { await Task.yield() } }
         numbers.finish()
         words.finish()

@@ -35,7 +35,7 @@ struct CombineLatestStatesTests {
     func waitingReaderWakes() async throws {
         let numbers = StateBroadcast<Int, Never>(0)
         let words = StateBroadcast<String, Never>("a")
-        let reading = Self.secondElement(of: combineLatest(numbers, words))
+        let reading = secondElement(of: combineLatest(numbers, words))
         try await withTimeout { while words.watcherCount == 0 { await Task.yield() } }
         words.send("b")
         let woken = try await withTimeout { await reading.value }
@@ -63,23 +63,12 @@ struct CombineLatestStatesTests {
     func cancellationReleasesWatchers() async throws {
         let numbers = StateBroadcast<Int, Never>(0)
         let words = StateBroadcast<String, Never>("a")
-        let reading = Self.secondElement(of: combineLatest(numbers, words))
+        let reading = secondElement(of: combineLatest(numbers, words))
         try await withTimeout { while numbers.watcherCount == 0 { await Task.yield() } }
         reading.cancel()
         let ended = try await withTimeout { await reading.value }
         #expect(ended == nil)
         #expect(numbers.watcherCount == 0 && words.watcherCount == 0)
-    }
-
-    /// A task that takes the first combination and then waits for the next.
-    private static func secondElement(
-        of combined: AsyncCombineLatestStatesSequence<Int, String>
-    ) -> Task<(Int, String)?, Never> {
-        Task {
-            var reader = combined.makeAsyncIterator()
-            _ = await reader.next()
-            return await reader.next()
-        }
     }
 
     @Test("the operator needs no try and is Sendable")
