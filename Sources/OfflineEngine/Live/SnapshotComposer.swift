@@ -28,6 +28,8 @@ struct SnapshotComposer: Sendable {
     private var lastRows: [Row]?
     /// The fetch tick of the list a synced write last asked to fetch again.
     private var refetchAskedAt: Int?
+    /// Whether the fold was made anew since ``takeListKeys()`` was last called.
+    private var foldIsNew = true
 
     /// A composer for the live read of `query`, started when the newest answer was `startAnswers`.
     init(query: QueryDescription, primaryKeys: PrimaryKeys, startAnswers: Int) {
@@ -36,9 +38,6 @@ struct SnapshotComposer: Sendable {
         self.primaryKeys = primaryKeys
         self.startAnswers = startAnswers
     }
-
-    /// Whether the fold was made anew since ``takeListKeys()`` was last called.
-    private var foldIsNew = true
 
     /// How the keys of the read's rows changed since last asked: all of them after the fold was
     /// made anew, else the keys that joined (a superset: rows may have left); `nil` when unknown.
