@@ -22,7 +22,8 @@ struct ClientClearRaceTests {
                 }
                 try await group.waitForAll()
             }
-            let inMemory = await client.queuedIDs
+            let inMemory = try await firstValue(of: client.pendingMutations(table: "tasks")) { _ in true }
+                .map(\.id)
             let onDisk = try await client.store.queue.all().map(\.mutation.id)
             #expect(inMemory == onDisk, "round \(round)")
             await client.close()

@@ -111,7 +111,6 @@ struct ClientOwnerTests {
         do { outcome = .success(try await written) } catch { outcome = .failure(error) }
         #expect((try? outcome.get()) == nil)
         #expect(outcome.failureError as? ClientError == .cleared)
-        #expect(await client.queuedIDs.isEmpty)
         #expect(try await client.store.queue.all().isEmpty)
         #expect(try await firstValue(of: client.pendingMutationCount()) { _ in true } == 0)
         await client.close()

@@ -44,10 +44,7 @@ struct ClientSessionTests {
         _ = try await firstValue(of: tasks) { $0.refresh == .idle && $0.column("id") == ["2"] }
         let gets = try await fixture.probe.gets(atLeast: 4)
         #expect(gets.suffix(2).allSatisfy { $0.authorization == "Bearer token-user-2" })
-        #expect(
-            await fixture.client.cachedLists.allSatisfy {
-                !$0.isStale || $0.list.query.table == "notes"
-            })
+        #expect(try await fixture.client.store.lists.all(table: "tasks").allSatisfy { !$0.isStale })
         await fixture.client.close()
     }
 
@@ -67,7 +64,7 @@ struct ClientSessionTests {
         }
         await fixture.client.enableNetwork()
         _ = try await firstValue(of: fixture.client.rejectedMutations()) { $0.count == 1 }
-        #expect(await fixture.client.replayLogCount == 1)
+        #expect(try await fixture.client.store.replayLog.writes(table: "tasks").count == 1)
         await fixture.client.disableNetwork()
         _ = try await fixture.client.from("tasks").insert(["id": 4] as Row).execute()
 

@@ -14,7 +14,7 @@ struct ClientWriteTests {
         #expect(result == .sent([["id": 1, "title": "a"]]))
         #expect(await fixture.server.rows(of: "tasks") == [["id": 1, "title": "a"]])
         #expect(fixture.writes.count == 1)
-        #expect(await fixture.client.queuedIDs.isEmpty)
+        #expect(try await fixture.client.store.queue.all().isEmpty)
         await fixture.client.close()
     }
 
@@ -97,14 +97,14 @@ struct ClientWriteTests {
                 .execute(policy: .onlineOnly)
         }
         #expect(fixture.writes.isEmpty)
-        #expect(await fixture.client.queuedIDs.isEmpty)
+        #expect(try await fixture.client.store.queue.all().isEmpty)
         await fixture.client.enableNetwork()
         let result = try await fixture.client.from("tasks").insert(["id": 2, "title": "b"] as Row)
             .execute(policy: .onlineOnly)
         #expect(result == .sent([]))
         #expect(await fixture.server.rows(of: "tasks").count == 2)
-        let lists = await fixture.client.cachedLists
-        #expect(lists.map { $0.list.rows.map { $0["title"] } } == [["a"]])
+        let lists = try await fixture.client.store.lists.all(table: "tasks")
+        #expect(lists.map { $0.rows.map { $0["title"] } } == [["a"]])
         #expect(await fixture.current(fixture.client.from("tasks").select())?.column("title") == ["a"])
         await fixture.client.close()
     }
@@ -120,7 +120,6 @@ struct ClientWriteTests {
             Issue.record("expected a queued write")
             return
         }
-        #expect(await fixture.client.queuedAreDurable == [true])
         // The store resumes an append only after its transaction committed; reading back through
         // the same store finds it. (A second store on the folder is refused while the client
         // holds it, so two engines can never replay one queue.)

@@ -136,7 +136,7 @@ struct LiveReadTests {
             #expect(log.values.last?.column("title") == ["a"])
         }
         #expect(fixture.gets.count == 1)
-        #expect(await fixture.client.cachedLists.filter { $0.list.query.canonicalKey == key }.count == 1)
+        #expect(try await fixture.client.store.lists.all(table: "tasks").filter { $0.key == key }.count == 1)
         for (_, task) in readers { task.cancel() }
         await fixture.client.close()
     }

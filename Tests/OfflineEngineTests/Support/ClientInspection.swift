@@ -2,39 +2,15 @@ import Foundation
 
 @testable import OfflineEngine
 
-/// What tests read of a client beyond its public streams: its store, and the state's queue,
-/// replay log, cached lists and live reads, as the state holds them now.
+/// What tests read of a client beyond its public streams: its store (what is on the device),
+/// every owner's rejected writes, how many readers hold a live read, and two points to
+/// interleave with (a write waiting behind one sent at once, `close()` begun).
 extension OfflineClient {
     /// The client's store.
     var store: Store { engine.state.store }
 
-    /// The ids of the queued writes, in queue order.
-    var queuedIDs: [UUID] {
-        get async { await engine.state.queue.all.map(\.mutation.id) }
-    }
-
-    /// Whether each queued write's append has committed, in queue order.
-    var queuedAreDurable: [Bool] {
-        get async { await engine.state.queue.all.map { $0.life.phase != .handedToStore } }
-    }
-
     /// Every rejected write, every owner's.
     var allRejected: [RejectedMutation] { engine.state.rejected.facts.value.all }
-
-    /// The replay log of `table` (no schema: `public`).
-    func replayLog(of table: String) async -> [ReplayEntry] {
-        await engine.state.tables[TableID(schema: nil, table: table)]?.replayed ?? []
-    }
-
-    /// Every replayed write held, over all tables.
-    var replayLogCount: Int {
-        get async { await engine.state.tables.all.map(\.replayed.count).reduce(0, +) }
-    }
-
-    /// Every cached list held, over all tables.
-    var cachedLists: [ListEntry] {
-        get async { await engine.state.tables.all.flatMap(\.lists.values) }
-    }
 
     /// How many readers hold the live read of `key`.
     func liveReaders(of key: String) -> Int {

@@ -97,7 +97,7 @@ struct UserSoak: Sendable {
         let writing = ContinuousClock.now - started
         let drained = try await drain(client)
         let rejected = try await rejectedWrites(client)
-        let left = await client.engine.state.queue.all.map(\.mutation)
+        let left = try await client.store.queue.all().map(\.mutation)
         await client.close()
         let report = await server.report()
         return UserSoakTally(
@@ -248,7 +248,7 @@ struct UserSoak: Sendable {
         await client.enableNetwork()
         let deadline = ContinuousClock.now + .seconds(settings.drainSeconds)
         var turn = 0
-        while await !client.queuedIDs.isEmpty {
+        while try await !client.store.queue.all().isEmpty {
             guard ContinuousClock.now < deadline else { return false }
             try await client.signIn(Self.session(settings.users[turn % settings.users.count]))
             turn += 1
