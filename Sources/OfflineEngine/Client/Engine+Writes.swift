@@ -39,7 +39,7 @@ extension Engine {
     /// settled. If its owner is no longer signed in when the request would leave, it is queued
     /// for them instead, and after a clear it is dropped (`ClientError.cleared`).
     private func sendAtOnce(_ mutation: Mutation, ticket: SendTicket) async throws -> WriteResult {
-        let tick = try await state.nextTick()
+        let tick = try await state.marks.nextTick()
         guard await state.maySend(ticket) else {
             return .queued(try await state.enqueueUnlessCleared(mutation, ticket: ticket))
         }

@@ -63,7 +63,8 @@ final class Engine: Sendable {
             await state.endRestore(stored.map(SessionState.signedIn) ?? .signedOut)
             return
         }
-        guard await state.isRestoring else { return }
+        // The app signed in or out meanwhile, or the client is closing: its word stands.
+        guard state.session.value == .restoring, !calls.isClosed else { return }
         do {
             if let restored {
                 try await signIn(restored)

@@ -9,7 +9,7 @@ struct ServerReads: Sendable {
 
     /// The rows of `query` with the session current now, and the tick read before the request.
     func fetch(_ query: QueryDescription) async throws -> ([Row], Int64) {
-        let tick = try await state.nextTick()
+        let tick = try await state.marks.nextTick()
         return (try await send(query, accessToken: state.session.value.authSession?.accessToken), tick)
     }
 

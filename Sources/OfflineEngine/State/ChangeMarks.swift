@@ -12,6 +12,11 @@ final class ChangeMarks: Sendable {
         self.store = store
     }
 
+    /// A tick from the store's monotonic counter, read before a request goes out.
+    func nextTick() async throws -> Int64 {
+        try await store.marks.nextTick()
+    }
+
     /// A table's mark, read from the store the first time.
     func mark(of table: TableID) async throws -> Int64 {
         if let mark = known.withLock({ $0[table] }) { return mark }

@@ -25,13 +25,10 @@ extension EngineState {
         if let refusal = ownership.refusal(ofAnswerAt: tick, mark: marks.current(of: table)) {
             return FetchAnswer(refusal)
         }
-        let serial = tables.writeAnswer(
-            rows, query: query, tick: tick, fetchedAt: fetchedAt, answering: answering)
-        // One facts value: the new list, and the replayed writes it retired.
-        if let through = tables.retireReplayed(of: table, owner: overlayOwner) {
+        let (serial, retiredThrough) = tables.writeAnswer(
+            rows, query: query, tick: tick, fetchedAt: fetchedAt, answering: answering, owner: overlayOwner)
+        if let through = retiredThrough {
             try await store.replayLog.retire(table: table.table, schema: table.schema, through: through)
-        } else {
-            tables.changed(table, owner: overlayOwner)
         }
         return FetchAnswer(.applied, answer: serial)
     }

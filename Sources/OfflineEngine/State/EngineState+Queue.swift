@@ -7,9 +7,7 @@ extension EngineState {
     /// queue's, and a clear wipes exactly the writes handed to the store before it.
     func enqueue(_ mutation: Mutation, interrupted: Bool = false) async throws -> PendingMutation {
         let table = TableID(mutation)
-        queue.append(
-            QueueEntry(
-                mutation: mutation, life: WriteLife(attempts: mutation.attempts, interrupted: interrupted)))
+        queue.append(QueueEntry(mutation, interrupted: interrupted))
         tables.append(mutation)
         publishQueue()
         do {

@@ -1,9 +1,6 @@
 import Foundation
 
 extension EngineState {
-    /// Whether the session is still being read back (and the client open).
-    var isRestoring: Bool { !closed && session.value == .restoring }
-
     /// Ends the restore with the session read back, unless the app signed in or out meanwhile
     /// (its word wins); `nil`: a restore that could not finish, the session stands as it is and
     /// nothing may wait for it forever.
@@ -52,7 +49,7 @@ extension EngineState {
     /// Passes the cache to a new owner: answers already under way are not written, and every
     /// cached list is marked stale so its live readers fetch again.
     private func passCache(to owner: String?) async throws {
-        ownership.ownerChangedAt = try await nextTick()
+        ownership.ownerChangedAt = try await marks.nextTick()
         _ = try await store.lists.markAllStale()
         try await store.account.setOwner(owner)
         ownership.owner = owner
@@ -61,13 +58,10 @@ extension EngineState {
         liveReads.markStale(table: nil, reason: .newOwner)
     }
 
-    /// Wipes cached lists, the queue, the replay log, rejected writes and the stored session,
-    /// and refuses every answer whose request left before now.
-    ///
-    /// Everything the clear wipes leaves this state before its first `await`: a write picked for
-    /// sending before it fails its ticket's check (the clear epoch moved, the write is no longer
-    /// queued), so a cleared write is never sent, and an answer arriving while the clear waits
-    /// for its tick is refused (its time reads "now" until the tick is known).
+    /// Wipes cached lists, the queue, the replay log, rejected writes and the stored session, and
+    /// refuses every answer whose request left before now. All of it leaves this state before the
+    /// first `await`: a write picked before fails its ticket's check (never sent), and an answer
+    /// arriving while the clear waits for its tick is refused.
     func clearLocalData() async throws {
         session.send(.signedOut)
         ownership.beginClear()
@@ -85,7 +79,7 @@ extension EngineState {
         } catch {
             // The wipe may have committed (only the log's truncation failed): answers from
             // before now stay refused, later ones are written again.
-            ownership.clearedAt = (try? await nextTick()) ?? .max
+            ownership.clearedAt = (try? await marks.nextTick()) ?? .max
             throw error
         }
     }

@@ -1,16 +1,11 @@
 import Foundation
 import Streams
 
-/// The one place where what must change together changes: the queue's order and the store's,
-/// the session and the cache's owner, clears, cached lists and the replay log.
-///
-/// Its methods are the engine's events (a write queued or settled, an answer to apply, an
-/// accepted write to patch in, the cache passed on, a clear); its outputs are facts, never
-/// snapshots: per table ``TableFacts``, ``QueueFacts``, ``RejectedFacts`` and the session, each
-/// a keep-newest stream that live reads and counters derive from (see `LiveReads`). Its state is
-/// values (``WriteQueue``, ``Tables``, ``CacheOwnership``) changed by their own methods. Work
-/// that awaits the store re-reads what it depends on afterwards; a send instead carries a
-/// ``SendTicket`` fixed when its write was picked.
+/// The one place where what must change together changes (the queue's order and the store's,
+/// owners, clears, cached lists, the replay log). Its methods are the engine's events; its
+/// outputs are keep-newest facts streams, never snapshots; its state is values changed by their
+/// own methods. See `docs/architecture.md`. Work that awaits the store re-reads what it depends
+/// on afterwards; a send instead carries a ``SendTicket`` fixed when its write was picked.
 actor EngineState {
     nonisolated let store: Store
     let primaryKeys: PrimaryKeys
@@ -65,11 +60,6 @@ actor EngineState {
         queueFacts.update { $0.owner = owner }
         rejected.show(owner: owner)
         tables.changedAll(owner: owner)
-    }
-
-    /// A tick from the store's monotonic counter, read before a request goes out.
-    nonisolated func nextTick() async throws -> Int64 {
-        try await store.marks.nextTick()
     }
 
     /// A table's facts stream, after its cached lists and replay log are loaded.

@@ -128,15 +128,22 @@ struct Tables: Sendable {
         changed(table, owner: owner)
     }
 
-    /// Writes an answer as the list of `query`; returns its serial.
+    /// Writes an answer as the list of `query` and retires the replayed writes every list of the
+    /// table was fetched after, sending one facts value; returns the answer's serial and the
+    /// tick through which the store must retire replayed writes too (`nil`: none retire).
     mutating func writeAnswer(
-        _ rows: [Row], query: QueryDescription, tick: Int64, fetchedAt: Date, answering: String?
-    ) -> Int {
+        _ rows: [Row], query: QueryDescription, tick: Int64, fetchedAt: Date, answering: String?,
+        owner: String?
+    ) -> (serial: Int, retiredThrough: Int64?) {
         answerSerial += 1
-        byID[TableID(query), default: TableState()].lists[query.canonicalKey] = ListEntry(
+        let table = TableID(query)
+        byID[table, default: TableState()].lists[query.canonicalKey] = ListEntry(
             list: CachedList(query: query, rows: rows, fetchTick: Int(tick)), fetchedAt: fetchedAt,
             isStale: false, answer: AnswerStamp(serial: answerSerial, refreshOf: answering))
-        return answerSerial
+        // One facts value: the new list, and the replayed writes it retired.
+        let retired = retireReplayed(of: table, owner: owner)
+        if retired == nil { changed(table, owner: owner) }
+        return (answerSerial, retired)
     }
 
     /// Drops replayed writes every cached list of the table was fetched after; returns the

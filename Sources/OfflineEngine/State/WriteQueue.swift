@@ -112,4 +112,14 @@ struct WriteQueue: Sendable {
 struct QueueEntry: Sendable {
     var mutation: Mutation
     var life: WriteLife
+
+    init(mutation: Mutation, life: WriteLife) {
+        self.mutation = mutation
+        self.life = life
+    }
+
+    /// A write joining the queue now (`interrupted`: an earlier send may have been applied).
+    init(_ mutation: Mutation, interrupted: Bool) {
+        self.init(mutation: mutation, life: WriteLife(attempts: mutation.attempts, interrupted: interrupted))
+    }
 }
