@@ -5,7 +5,7 @@
 #endif
 
 // Usage: `Benchmarks [suite ...]`; runs every suite when none is named.
-let allSuites = ["streams", "filters", "store", "overlay", "live"]
+let allSuites = ["streams", "filters", "store", "overlay", "live", "scale"]
 let requested = CommandLine.arguments.dropFirst()
 
 for suite in requested.isEmpty ? allSuites[...] : requested {
@@ -20,6 +20,8 @@ for suite in requested.isEmpty ? allSuites[...] : requested {
         try await OverlayBenchmark.run()
     case "live":
         try await LiveBenchmark.run()
+    case "scale":
+        try await ScaleBenchmark.run()
     default:
         print("unknown benchmark suite: \(suite); known: \(allSuites.joined(separator: ", "))")
         exit(2)

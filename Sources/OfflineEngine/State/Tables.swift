@@ -163,9 +163,15 @@ struct Tables: Sendable {
     /// Adds a write the server applied to its table's replay log.
     mutating func addReplayed(_ entry: ReplayEntry) {
         let table = TableID(entry.mutation)
-        var entries = byID[table]?.replayed ?? []
-        entries.append(entry)
-        byID[table, default: TableState()].replayed = ReplayLog.capped(entries)
+        // Ticks only grow, so the entry joins at the end in place; the oldest beyond the cap go.
+        guard (byID[table]?.replayed.last?.tick ?? .min) <= entry.tick else {
+            let entries = (byID[table]?.replayed ?? []) + [entry]
+            byID[table]?.replayed = ReplayLog.capped(entries)
+            return
+        }
+        byID[table, default: TableState()].replayed.append(entry)
+        let excess = (byID[table]?.replayed.count ?? 0) - ReplayLog.capPerTable
+        if excess > 0 { byID[table]?.replayed.removeFirst(excess) }
     }
 
     /// Marks every cached list of the table stale.

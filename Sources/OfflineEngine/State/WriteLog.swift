@@ -67,13 +67,14 @@ struct WriteLog: Sendable {
 
     /// This log without the write `id` (unchanged when it holds none).
     func removing(_ id: UUID) -> WriteLog {
-        let writes = writes
-        guard let index = writes.firstIndex(where: { $0.id == id }) else { return self }
         // The oldest leaving (what replay does) only moves the window, unless most of the
-        // buffer is then behind it.
-        if index == 0, start < count {
+        // buffer is then behind it: found without copying the log.
+        let oldest = buffer.writes.withLock { start < end ? $0[start].id : nil }
+        if oldest == id, start < count {
             return WriteLog(buffer: buffer, start: start + 1, end: end)
         }
+        let writes = writes
+        guard let index = writes.firstIndex(where: { $0.id == id }) else { return self }
         var kept = writes
         kept.remove(at: index)
         return WriteLog(kept)

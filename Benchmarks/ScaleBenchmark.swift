@@ -1,0 +1,204 @@
+import Foundation
+import OfflineEngine
+import OfflineEngineTesting
+import Synchronization
+
+/// How costs grow with the queue and the cache: `execute()` offline with 0, 10k and 100k writes
+/// already queued (against the store's own append at the same depth); replay of 1k and 10k queued
+/// writes to a server that answers at once (against the same requests sent in a plain loop
+/// through the same transport); the first snapshot of one list in a store of 50,000 rows over 500
+/// lists (against reading and decoding that list from the store alone). One JSON line each.
+enum ScaleBenchmark {
+    private static let measuredWrites = 1_000
+
+    static func run() async throws {
+        var summary: [(String, String)] = []
+        var atZero = 0.0
+        for depth in [0, 10_000, 100_000] {
+            let (engine, store, opened) = try await enqueueRate(alreadyQueued: depth)
+            if depth == 0 { atZero = engine }
+            let ratio = engine / max(atZero, 1)
+            print(
+                #"{"bench":"scale.enqueue","queued_before":\#(depth),"value":\#(Int(engine)),"unit":"writes/s","#
+                    + #""baseline":\#(Int(store)),"ratio_to_store":\#(format(engine / max(store, 1))),"#
+                    + #""ratio_to_empty_queue":\#(format(ratio)),"open_ms":\#(format(opened * 1_000)),"#
+                    + #""baseline_kind":"Store.queue.enqueue at the same depth, 1 writer"}"#)
+            summary.append(
+                ("enqueue, \(depth) queued", "\(Int(engine)) writes/s (\(format(ratio))x of empty)"))
+        }
+        var replayAtOneK = 0.0
+        for count in [1_000, 10_000] {
+            let (engine, loop) = try await replayRate(writes: count)
+            if count == 1_000 { replayAtOneK = engine }
+            print(
+                #"{"bench":"scale.replay","writes":\#(count),"value":\#(Int(engine)),"unit":"writes/s","#
+                    + #""baseline":\#(Int(loop)),"ratio":\#(format(engine / max(loop, 1))),"#
+                    + #""ratio_to_1k":\#(format(engine / max(replayAtOneK, 1))),"#
+                    + #""baseline_kind":"the same requests in a plain loop through the same transport"}"#)
+            summary.append(("replay of \(count)", "\(Int(engine)) writes/s"))
+        }
+        let (first, raw) = try await startup()
+        print(
+            #"{"bench":"scale.startup","value":\#(format(first * 1_000)),"unit":"ms","#
+                + #""baseline":\#(format(raw * 1_000)),"ratio":\#(format(first / max(raw, 1e-9))),"#
+                + #""rows":50000,"lists":500,"#
+                + #""baseline_kind":"the store alone reading and decoding that one list"}"#)
+        summary.append(("first snapshot, 50k rows over 500 lists", "\(format(first * 1_000)) ms"))
+        print("scale summary:")
+        for (measure, figure) in summary { print("  \(measure): \(figure)") }
+    }
+
+    // MARK: Enqueue
+
+    /// `execute()` offline for `measuredWrites` inserts with `depth` writes queued before, and the
+    /// store's own append at the same depth; also how long opening the client took.
+    private static func enqueueRate(alreadyQueued depth: Int) async throws -> (Double, Double, Double) {
+        let folder = temporaryFolder("scale-enqueue")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await fill(folder, queued: depth)
+        let opening = ContinuousClock.now
+        let client = try await offlineClient(folder)
+        let opened = StoreBenchmark.seconds(ContinuousClock.now - opening)
+        let started = ContinuousClock.now
+        for index in 0..<measuredWrites {
+            _ = try await client.from("tasks").insert(
+                StoreBenchmark.realisticWrite(writer: 0, index: index).rows[0]
+            )
+            .execute()
+        }
+        let engine = Double(measuredWrites) / StoreBenchmark.seconds(ContinuousClock.now - started)
+        await client.close()
+        let store = try Store.open(.directory(folder))
+        let storeStarted = ContinuousClock.now
+        for index in 0..<measuredWrites {
+            try await store.queue.enqueue(StoreBenchmark.realisticWrite(writer: 1, index: index))
+        }
+        let alone = Double(measuredWrites) / StoreBenchmark.seconds(ContinuousClock.now - storeStarted)
+        await store.close()
+        return (engine, alone, opened)
+    }
+
+    /// Queues `count` writes of the benchmark's user in the store at `folder`, 64 at a time.
+    private static func fill(_ folder: URL, queued count: Int) async throws {
+        guard count > 0 else { return }
+        let store = try Store.open(.directory(folder))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<64 {
+                group.addTask {
+                    for index in stride(from: writer, to: count, by: 64) {
+                        var write = StoreBenchmark.realisticWrite(writer: writer, index: index)
+                        write.ownerID = user
+                        try await store.queue.enqueue(write)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        await store.close()
+    }
+
+    // MARK: Replay
+
+    /// Replays `count` queued writes to a server that answers at once; the baseline sends the same
+    /// kind of requests (one POST of one row each) through the same transport in a loop.
+    private static func replayRate(writes count: Int) async throws -> (Double, Double) {
+        let folder = temporaryFolder("scale-replay")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await fill(folder, queued: count)
+        let server = AnswersAtOnce()
+        let client = try await offlineClient(folder, transport: server)
+        let started = ContinuousClock.now
+        await client.enableNetwork()
+        for try await pending in client.pendingMutationCount() where pending == 0 { break }
+        let engine = Double(count) / StoreBenchmark.seconds(ContinuousClock.now - started)
+        await client.close()
+        guard server.posts == count else {
+            throw StoreBenchmark.BenchmarkFailure(what: "replayed \(server.posts) of \(count)")
+        }
+        let requests = (0..<count).map { index in
+            HTTPRequest(
+                method: .post, url: URL(string: "https://bench.invalid/rest/v1/tasks")!,
+                headers: ["Content-Type": "application/json", "Prefer": "return=minimal"],
+                body: JSONText.data(
+                    .array([StoreBenchmark.realisticWrite(writer: 0, index: index).rows[0].json])))
+        }
+        let loopServer = AnswersAtOnce()
+        let loopStarted = ContinuousClock.now
+        for request in requests { _ = try await loopServer.send(request) }
+        let loop = Double(count) / StoreBenchmark.seconds(ContinuousClock.now - loopStarted)
+        return (engine, loop)
+    }
+
+    /// A server that accepts every write at once (201, no body) and counts them.
+    private final class AnswersAtOnce: HTTPTransport {
+        private let count = Mutex(0)
+        var posts: Int { count.withLock { $0 } }
+
+        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+            count.withLock { $0 += 1 }
+            return HTTPResponse(status: 201)
+        }
+    }
+
+    // MARK: Startup
+
+    /// The first snapshot of one 100-row list of a store holding 500 such lists, and the store
+    /// reading and decoding that list alone.
+    private static func startup() async throws -> (Double, Double) {
+        let folder = temporaryFolder("scale-startup")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let rowsPerList = 100
+        let store = try Store.open(.directory(folder))
+        var lists: [StoredList] = []
+        for list in 0..<500 {
+            let rows: [Row] = (0..<rowsPerList).map { index in
+                var row = StoreBenchmark.realisticWrite(writer: list, index: index).rows[0]
+                row["list"] = .number(JSONNumber(list))
+                return row
+            }
+            let query = ReadQuery(QueryDescription(table: "tasks")).eq("list", value: list).query
+            lists.append(
+                StoredList(
+                    key: query.canonicalKey, schema: nil, table: "tasks", rows: rows, fetchedAt: Date(),
+                    mark: 1,
+                    isStale: false))
+        }
+        try await store.lists.save(lists)
+        let wanted = lists[250].key
+        let rawStarted = ContinuousClock.now
+        _ = try await store.lists.list(key: wanted)
+        let raw = StoreBenchmark.seconds(ContinuousClock.now - rawStarted)
+        await store.close()
+        let client = try await offlineClient(folder)
+        let started = ContinuousClock.now
+        for try await snapshot in client.from("tasks").select().eq("list", value: 250).snapshots()
+        where snapshot.result != nil {
+            break
+        }
+        let first = StoreBenchmark.seconds(ContinuousClock.now - started)
+        await client.close()
+        return (first, raw)
+    }
+
+    // MARK: Helpers
+
+    private static let user = "7f3c2a9e-0b1d-4c5e-9a8f-123456789abc"
+
+    private static func offlineClient(
+        _ folder: URL, transport: any HTTPTransport = InMemoryPostgREST(tables: ["tasks": []])
+    ) async throws -> OfflineClient {
+        let client = try await OfflineClient(
+            configuration: Configuration(
+                url: URL(string: "https://bench.invalid")!, apiKey: "bench", storage: .directory(folder),
+                transport: transport))
+        await client.disableNetwork()
+        try await client.signIn(AuthSession(accessToken: "bench-token", userID: user))
+        return client
+    }
+
+    private static func temporaryFolder(_ name: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+    }
+
+    private static func format(_ value: Double) -> String { String(format: "%.3f", value) }
+}
