@@ -5,7 +5,9 @@ import Testing
 @Suite("A table's replay log in memory")
 struct TablesReplayLogTests {
     private static func entry(tick: Int) -> ReplayEntry {
-        ReplayEntry(tick: tick, mutation: Mutation(table: "tasks", operation: .insert, rows: [["id": .number(JSONNumber(tick))]]))
+        ReplayEntry(
+            tick: tick,
+            mutation: Mutation(table: "tasks", operation: .insert, rows: [["id": .number(JSONNumber(tick))]]))
     }
 
     @Test("entries join in tick order, and beyond 1,000 the oldest leave")

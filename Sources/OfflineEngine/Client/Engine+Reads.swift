@@ -6,7 +6,7 @@ extension Engine {
     /// by one ``detach(_:)``.
     func attach(_ query: QueryDescription) async throws -> LiveReads.Snapshots {
         try await calls.underway {
-            let facts = try await state.facts(of: TableID(query))
+            let facts = try await state.facts(of: TableID(query), for: query.canonicalKey)
             guard
                 let snapshots = liveReads.join(
                     query, facts: facts, primaryKeys: primaryKeys, refresher: { makeRefresher(for: query) })
@@ -79,7 +79,7 @@ extension Engine {
         & Sendable
     {
         let primaryKeys = primaryKeys
-        return try await state.facts(of: table).values()
+        return try await state.facts(of: table, for: nil).values()
             .mapSync { $0.pending(primaryKeys: primaryKeys) }
             .distinct()
     }

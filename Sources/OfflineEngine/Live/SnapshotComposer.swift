@@ -30,6 +30,8 @@ struct SnapshotComposer: Sendable {
     private var refetchAskedAt: Int?
     /// Whether the fold was made anew since ``takeListKeys()`` was last called.
     private var foldIsNew = true
+    /// The last composition, shown again while the facts lack lists an UPDATE may need.
+    private var last: ComposedSnapshot?
 
     /// A composer for the live read of `query`, started when the newest answer was `startAnswers`.
     init(query: QueryDescription, primaryKeys: PrimaryKeys, startAnswers: Int) {
@@ -53,6 +55,19 @@ struct SnapshotComposer: Sendable {
 
     /// The snapshot for the latest facts and report.
     mutating func compose(_ facts: TableFacts, _ latest: RefreshReport) -> ComposedSnapshot {
+        // An UPDATE is queued while only some of the table's lists are held (they are being
+        // read): the overlay could miss rows it moves in, so the last snapshot stands until then.
+        if !facts.listsComplete, facts.queuedUpdates > 0, var held = last {
+            held.rows = .unchanged
+            held.fetchAgain = false
+            return held
+        }
+        let composed = composeNow(facts, latest)
+        last = composed
+        return composed
+    }
+
+    private mutating func composeNow(_ facts: TableFacts, _ latest: RefreshReport) -> ComposedSnapshot {
         if latest.answer <= facts.answers { report = latest }
         let entry = facts.lists[key]
         let hold =

@@ -33,15 +33,13 @@ extension EngineState {
         return FetchAnswer(.applied, answer: serial)
     }
 
-    /// Loads every cached list of a table and its replay log from the store once, so writes
-    /// can patch them all.
-    func loadLists(of table: TableID) async throws {
-        guard !tables.isLoaded(table) else { return }
-        let stored = try await store.lists.all(table: table.table, schema: table.schema)
-        let replayed = try await store.replayLog.writes(table: table.table, schema: table.schema)
-            .map { ReplayEntry(tick: Int($0.tick), mutation: $0.mutation) }
-        guard !tables.isLoaded(table) else { return }
-        tables.load(table, lists: stored, replayed: replayed, owner: overlayOwner)
+    /// Loads the table's cached lists and replay log from the store, once: every list (so
+    /// writes can patch them all), or with `key` the list a live read needs (see
+    /// `Tables.listsToLoad(_:for:)`).
+    func loadLists(of table: TableID, for key: String? = nil) async throws {
+        guard let load = tables.listsToLoad(table, for: key) else { return }
+        let read = try await TableRead.read(load, of: table, from: store)
+        tables.load(table, read, owner: overlayOwner)
     }
 
     /// Marks every cached list of a table stale, refusing answers that left before now; its

@@ -17,6 +17,8 @@ extension EngineState {
             throw error
         }
         _ = handle(.stored, of: mutation.id)
+        // An UPDATE may move rows of the table's other lists in: read them first (live reads wait).
+        if mutation.operation == .update { try? await loadLists(of: table) }
         tables.publishAppended(table, owner: overlayOwner)
         signals.work.fire()
         return PendingMutation(mutation, primaryKeys: primaryKeys)

@@ -62,9 +62,9 @@ actor EngineState {
         tables.changedAll(owner: owner)
     }
 
-    /// A table's facts stream, after its cached lists and replay log are loaded.
-    func facts(of table: TableID) async throws -> StateBroadcast<TableFacts, Never> {
-        try await loadLists(of: table)
+    /// A table's facts stream, once what a live read of `key` needs is loaded (nothing, without).
+    func facts(of table: TableID, for key: String?) async throws -> StateBroadcast<TableFacts, Never> {
+        if let key { try await loadLists(of: table, for: key) }
         return tables.stream(of: table, owner: overlayOwner)
     }
 

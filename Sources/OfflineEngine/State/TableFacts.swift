@@ -26,6 +26,11 @@ struct TableFacts: Sendable {
     /// `nil` after any other change. A live read is woken only by appended writes that may
     /// change its rows (see `LiveReads`).
     var appendedSince: WriteLog?
+    /// Whether every cached list of the table is held; a live read's first facts may hold only
+    /// its own list (see `Tables.listsToLoad(_:for:)`).
+    var listsComplete = false
+    /// How many queued writes are UPDATEs: with lists missing, the overlay waits for them.
+    var queuedUpdates = 0
 
     /// The facts of a table nothing is known of yet.
     init(table: TableID, owner: String?) {

@@ -37,6 +37,8 @@ struct Tables: Sendable {
         facts.replayed = state.replayed
         facts.version = state.version
         facts.answers = answerSerial
+        facts.listsComplete = state.loaded
+        facts.queuedUpdates = state.queuedUpdates
         return facts
     }
 
@@ -83,13 +85,17 @@ struct Tables: Sendable {
         let table = TableID(write)
         let queued = (byID[table]?.queued ?? WriteLog()).appending(write)
         byID[table, default: TableState()].queued = queued
+        if write.operation == .update { byID[table]?.queuedUpdates += 1 }
         appended.insert(table)
     }
 
     /// Takes a queued write out of its table.
     mutating func remove(_ write: Mutation, owner: String?) {
         let table = TableID(write)
-        if let kept = byID[table]?.queued.removing(write.id) { byID[table]?.queued = kept }
+        if let held = byID[table]?.queued, case let kept = held.removing(write.id), kept.count < held.count {
+            byID[table]?.queued = kept
+            if write.operation == .update { byID[table]?.queuedUpdates -= 1 }
+        }
         changed(table, owner: owner)
     }
 
@@ -108,17 +114,35 @@ struct Tables: Sendable {
 
     // MARK: Lists and the replay log
 
-    /// Whether the table's cached lists and replay log were read from the store.
+    /// Whether every cached list of the table and its replay log were read from the store.
     func isLoaded(_ table: TableID) -> Bool { byID[table]?.loaded == true }
 
-    /// Takes in the table's lists and replay log as the store holds them; lists already held
-    /// (written meanwhile) stay.
-    mutating func load(_ table: TableID, lists stored: [StoredList], replayed: [ReplayEntry], owner: String?)
-    {
+    /// What must be read from the store before the table's facts serve a live read of `key`
+    /// (`nil`: every list), or `nil` when nothing must. One list, with the replay log, is enough
+    /// unless the overlay may need the table's other lists: an UPDATE queued or replayed can
+    /// move their rows in.
+    func listsToLoad(_ table: TableID, for key: String? = nil) -> ListLoad? {
+        let state = byID[table] ?? TableState()
+        if state.loaded { return nil }
+        guard let key, state.queuedUpdates == 0,
+            !state.replayed.contains(where: { $0.mutation.operation == .update })
+        else { return .all }
+        if state.lists[key] != nil, state.replayLoaded { return nil }
+        return .one(key: key, replayLog: !state.replayLoaded)
+    }
+
+    /// Takes in what was read of the table; lists already held (written meanwhile) stay, and
+    /// replayed writes logged meanwhile join those read.
+    mutating func load(_ table: TableID, _ read: TableRead, owner: String?) {
         var state = byID[table] ?? TableState()
-        state.loaded = true
-        state.replayed = replayed
-        for list in stored where state.lists[list.key] == nil {
+        if read.complete { state.loaded = true }
+        if let replayed = read.replayed, !state.replayLoaded {
+            let stored = Set(replayed.map(\.mutation.id))
+            state.replayed = ReplayLog.capped(
+                replayed + state.replayed.filter { !stored.contains($0.mutation.id) })
+            state.replayLoaded = true
+        }
+        for list in read.lists where state.lists[list.key] == nil {
             guard let query = QueryDescription(canonicalKey: list.key) else { continue }
             state.lists[list.key] = ListEntry(
                 list: CachedList(query: query, rows: list.rows, fetchTick: Int(list.mark)),
@@ -263,8 +287,12 @@ struct TableState: Sendable {
     var lists: [String: ListEntry] = [:]
     var queued = WriteLog()
     var replayed: [ReplayEntry] = []
-    /// Whether the cached lists and the replay log were read from the store.
+    /// Whether every cached list and the replay log were read from the store.
     var loaded = false
+    /// Whether the replay log was read from the store.
+    var replayLoaded = false
+    /// How many of the queued writes are UPDATEs (they may need the table's other lists).
+    var queuedUpdates = 0
     /// Changes with every change but appended writes (see ``TableFacts/version``).
     var version = 0
     /// The facts stream, made when a live read first asks.
