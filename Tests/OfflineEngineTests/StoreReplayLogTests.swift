@@ -25,6 +25,23 @@ struct StoreReplayLogTests {
         await store.close()
     }
 
+    @Test("settling a replayed write in one commit: out of the queue, into the log at a new tick, the mark moved to it")
+    func moveAtNewTick() async throws {
+        let store = try Store.open(.inMemory)
+        let write = sampleWrite()
+        try await store.queue.enqueue(write)
+        let before = try await store.marks.nextTick()
+        let tick = try #require(try await store.replayLog.moveFromQueueAtNewTick(write.id))
+        #expect(tick > before)
+        #expect(try await store.queue.all().isEmpty)
+        #expect(try await store.replayLog.writes(table: "tasks").map(\.tick) == [tick])
+        #expect(try await store.marks.mark(table: "tasks") == tick)
+        // Not queued any more: nothing changes, the mark stays.
+        #expect(try await store.replayLog.moveFromQueueAtNewTick(write.id) == nil)
+        #expect(try await store.marks.mark(table: "tasks") == tick)
+        await store.close()
+    }
+
     @Test("a replayed write moves from the queue to the log at its tick, and retires")
     func moveAndRetire() async throws {
         let folder = temporaryStoreFolder()

@@ -38,6 +38,11 @@ final class ChangeMarks: Sendable {
         return tick
     }
 
+    /// Records a mark the store moved to `tick` in a transaction of its own making.
+    func saw(_ tick: Int64, of table: TableID) {
+        raise(table, to: tick)
+    }
+
     /// Forgets what was seen (after a clear); the store keeps the marks.
     func forget() {
         known.withLock { $0 = [:] }

@@ -98,11 +98,12 @@ extension EngineState {
     func settleAccepted(_ id: UUID) async {
         guard let entry = queue[id] else { return }
         let table = TableID(entry.mutation)
-        guard let tick = try? await marks.advance(table),
-            (try? await store.replayLog.moveFromQueue(id, tick: tick)) != nil,
+        // One commit: out of the queue, into the replay log, the table's mark moved to its tick.
+        guard let tick = try? await store.replayLog.moveFromQueueAtNewTick(id),
             // A clear may have wiped it meanwhile: then it is gone from the queue already.
             handle(.accepted, of: id) == .forget
         else { return }
+        marks.saw(tick, of: table)
         tables.addReplayed(ReplayEntry(tick: Int(tick), mutation: entry.mutation))
         forget(id)
     }

@@ -17,18 +17,45 @@ package struct ReplayLogTable: Sendable {
     {
         try await store.perform(writes: true, atomic: true) {
             [queueIndex = store.queueIndex] connection throws(StoreError) in
-            let key = Store.idKey(id)
-            guard let sequence = try queueIndex.sequence(of: key, connection) else { return false }
-            let found = try connection.query(
-                "SELECT schema_name, table_name, payload FROM queue WHERE seq = ?", .integer(sequence)
-            ) { row in (row.text(0) ?? "", row.text(1) ?? "", row.blob(2)) }
-            guard let (schema, table, payload) = found.first else { return false }
-            try connection.run("DELETE FROM queue WHERE seq = ?", .integer(sequence))
-            try Self.appendReplayed(
-                id: id, schema: schema, table: table, payload: payload, tick: tick, connection)
-            queueIndex.remove(key)
-            return true
+            try Self.move(id, queueIndex, connection) { _, _ in tick } != nil
         }
+    }
+
+    /// Takes a replayed write out of the queue, logs it at a new tick and moves its table's
+    /// change mark to that tick, all in one transaction (one commit where three calls would take
+    /// three). Returns the tick, or `nil` (and changes nothing) when the write is not queued.
+    nonisolated(nonsending) package func moveFromQueueAtNewTick(_ id: UUID) async throws(StoreError) -> Int64?
+    {
+        try await store.perform(writes: true, atomic: true) {
+            [queueIndex = store.queueIndex] connection throws(StoreError) in
+            try Self.move(id, queueIndex, connection) { schema, table throws(StoreError) in
+                let tick = try Store.tick(connection)
+                try connection.run(
+                    "INSERT OR REPLACE INTO marks (schema_name, table_name, tick) VALUES (?, ?, ?)",
+                    .text(schema),
+                    .text(table), .integer(tick))
+                return tick
+            }
+        }
+    }
+
+    /// Moves the queued write `id` to the log at the tick `tick(schema, table)` gives; `nil`
+    /// when it is not queued. Runs inside a job's transaction.
+    private static func move(
+        _ id: UUID, _ queueIndex: QueueIndex, _ connection: SQLiteConnection,
+        tick: (_ schema: String, _ table: String) throws(StoreError) -> Int64
+    ) throws(StoreError) -> Int64? {
+        let key = Store.idKey(id)
+        guard let sequence = try queueIndex.sequence(of: key, connection) else { return nil }
+        let found = try connection.query(
+            "SELECT schema_name, table_name, payload FROM queue WHERE seq = ?", .integer(sequence)
+        ) { row in (row.text(0) ?? "", row.text(1) ?? "", row.blob(2)) }
+        guard let (schema, table, payload) = found.first else { return nil }
+        let logged = try tick(schema, table)
+        try connection.run("DELETE FROM queue WHERE seq = ?", .integer(sequence))
+        try appendReplayed(id: id, schema: schema, table: table, payload: payload, tick: logged, connection)
+        queueIndex.remove(key)
+        return logged
     }
 
     /// Logs a write that was sent at once (never queued) as replayed at `tick`.
