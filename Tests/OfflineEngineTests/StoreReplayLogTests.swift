@@ -25,7 +25,7 @@ struct StoreReplayLogTests {
         await store.close()
     }
 
-    @Test("settling a replayed write in one commit: out of the queue, into the log at a new tick, the mark moved to it")
+    @Test("a replayed write settles in one commit: out of the queue, into the log at a new tick, the mark there")
     func moveAtNewTick() async throws {
         let store = try Store.open(.inMemory)
         let write = sampleWrite()
