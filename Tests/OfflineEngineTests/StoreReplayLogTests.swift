@@ -25,7 +25,7 @@ struct StoreReplayLogTests {
         await store.close()
     }
 
-    @Test("a replayed write settles in one commit: out of the queue, into the log at a new tick, the mark there")
+    @Test("a replayed write settles in one commit: out of the queue, into the log and its mark at a new tick")
     func moveAtNewTick() async throws {
         let store = try Store.open(.inMemory)
         let write = sampleWrite()
