@@ -54,7 +54,7 @@ final class BackgroundWork: Sendable {
 
     /// Ends when the reader of `continuation`'s stream stops. Made when the stream is, so a reader
     /// that stops before the work starts is not missed.
-    static func stopped<Element, Failure>(
+    private static func stopped<Element, Failure>(
         _ continuation: AsyncThrowingStream<Element, Failure>.Continuation
     ) -> AsyncStream<Void> {
         let (stopped, stop) = AsyncStream.makeStream(of: Void.self)
@@ -64,7 +64,9 @@ final class BackgroundWork: Sendable {
 
     /// Runs `work` until it ends or `stopped` ends, whichever is first; the other is cancelled
     /// and awaited.
-    static func run(_ work: @escaping @Sendable () async -> Void, until stopped: AsyncStream<Void>) async {
+    private static func run(_ work: @escaping @Sendable () async -> Void, until stopped: AsyncStream<Void>)
+        async
+    {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await work() }
             group.addTask {

@@ -11,15 +11,21 @@ struct LiveReadLoadingTests {
         ["id": 1, "done": false, "title": "a"], ["id": 2, "done": true, "title": "b"],
     ]
 
+    /// A client on `folder` that has cached the open and the done tasks (still open).
+    private static func cacheBothLists(in folder: URL) async throws -> ClientFixture {
+        let fixture = try await ClientFixture(tables: ["tasks": rows], storage: .directory(folder))
+        _ = try await fixture.client.from("tasks").select().eq("done", value: false).fetch()
+        _ = try await fixture.client.from("tasks").select().eq("done", value: true).fetch()
+        return fixture
+    }
+
     @Test(
         "after a relaunch, an UPDATE queued once a read has shown its own list moves in a row of another cached list"
     )
     func updateAfterOwnListMovesRowsIn() async throws {
         let folder = clientStoreFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let first = try await ClientFixture(tables: ["tasks": Self.rows], storage: .directory(folder))
-        _ = try await first.client.from("tasks").select().eq("done", value: false).fetch()
-        _ = try await first.client.from("tasks").select().eq("done", value: true).fetch()
+        let first = try await Self.cacheBothLists(in: folder)
         await first.client.close()
 
         let second = try await ClientFixture(
@@ -52,9 +58,7 @@ struct LiveReadLoadingTests {
     func queuedUpdateAtLaunch() async throws {
         let folder = clientStoreFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let first = try await ClientFixture(tables: ["tasks": Self.rows], storage: .directory(folder))
-        _ = try await first.client.from("tasks").select().eq("done", value: false).fetch()
-        _ = try await first.client.from("tasks").select().eq("done", value: true).fetch()
+        let first = try await Self.cacheBothLists(in: folder)
         await first.client.disableNetwork()
         _ = try await first.client.from("tasks").update(["done": false] as Row).eq("id", value: 2).execute()
         await first.client.close()
