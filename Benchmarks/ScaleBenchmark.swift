@@ -7,7 +7,8 @@ import Synchronization
 /// already queued (against the store's own append at the same depth); replay of 1k and 10k queued
 /// writes to a server that answers at once (against the same requests sent in a plain loop
 /// through the same transport); the first snapshot of one list in a store of 50,000 rows over 500
-/// lists (against reading and decoding that list from the store alone). One JSON line each.
+/// lists (against reading and decoding that list from the store alone); and `scale.readers`
+/// (see `ScaleReadersBenchmark`). One JSON line each, then a summary.
 enum ScaleBenchmark {
     private static let measuredWrites = 1_000
 
@@ -44,6 +45,7 @@ enum ScaleBenchmark {
                 + #""rows":50000,"lists":500,"#
                 + #""baseline_kind":"the store alone reading and decoding that one list"}"#)
         summary.append(("first snapshot, 50k rows over 500 lists", "\(format(first * 1_000)) ms"))
+        try await ScaleReadersBenchmark.run()
         print("scale summary:")
         for (measure, figure) in summary { print("  \(measure): \(figure)") }
     }
