@@ -4,7 +4,8 @@ import OfflineEngine
 
 /// Durable queued writes per second through `Store.enqueue` with 1, 8 and 64 concurrent writers
 /// (each awaits every append before the next, so each write is on disk when counted), against the
-/// ceiling measured in the same run: the same rows inserted with raw SQLite in one transaction.
+/// ceiling measured in the same run: the same rows inserted with raw SQLite in one transaction;
+/// one writer also against raw SQLite committing each row (as many commits as that writer makes).
 enum StoreBenchmark {
     static let totalWrites = 32_000
     /// Each figure is the best of this many repetitions (the same for the ceiling), so that load
@@ -15,6 +16,12 @@ enum StoreBenchmark {
         var baseline = 0.0
         for _ in 0..<repetitions { baseline = max(baseline, try rawSingleTransaction(count: totalWrites)) }
         print(#"{"bench":"store.raw_insert_one_transaction","value":\#(Int(baseline)),"unit":"rows/s"}"#)
+        // The same rows with one commit each: the baseline with as many commits as one writer makes.
+        var perRow = 0.0
+        for _ in 0..<repetitions {
+            perRow = max(perRow, try rawSingleTransaction(count: totalWrites / 8, commitEachRow: true))
+        }
+        print(#"{"bench":"store.raw_insert_commit_per_row","value":\#(Int(perRow)),"unit":"rows/s"}"#)
         for writers in [1, 8, 64] {
             var value = 0.0
             for _ in 0..<repetitions {
@@ -22,11 +29,14 @@ enum StoreBenchmark {
                     value, try await enqueueThroughput(writers: writers, perWriter: totalWrites / writers))
             }
             let ratio = (value / baseline * 1_000).rounded() / 1_000
+            let perCommit =
+                writers == 1
+                ? #","ratio_to_commit_per_row":\#((value / perRow * 1_000).rounded() / 1_000)"# : ""
             let writes = totalWrites / writers * writers
             print(
                 #"{"bench":"store.enqueue","writers":\#(writers),"value":\#(Int(value)),"unit":"writes/s","#
                     + #""baseline":\#(Int(baseline)),"ratio":\#(ratio),"writes":\#(writes),"#
-                    + #""runs":\#(repetitions)}"#)
+                    + #""runs":\#(repetitions)\#(perCommit)}"#)
         }
     }
 
@@ -72,7 +82,7 @@ enum StoreBenchmark {
 
     /// The ceiling: the same kind of rows, already encoded, inserted by one prepared statement in one
     /// WAL transaction (`synchronous=NORMAL`, exclusive locking, as the store).
-    static func rawSingleTransaction(count: Int) throws -> Double {
+    static func rawSingleTransaction(count: Int, commitEachRow: Bool = false) throws -> Double {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "store-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -109,7 +119,7 @@ enum StoreBenchmark {
         defer { sqlite3_finalize(statement) }
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
         let start = ContinuousClock.now
-        try exec(db, "BEGIN IMMEDIATE")
+        if !commitEachRow { try exec(db, "BEGIN IMMEDIATE") }
         for row in rows {
             sqlite3_bind_text(statement, 1, row.id, -1, transient)
             sqlite3_bind_text(statement, 2, "7f3c2a9e-0b1d-4c5e-9a8f-123456789abc", -1, transient)
@@ -118,7 +128,7 @@ enum StoreBenchmark {
             guard sqlite3_step(statement) == SQLITE_DONE else { throw BenchmarkFailure(what: "insert") }
             sqlite3_reset(statement)
         }
-        try exec(db, "COMMIT")
+        if !commitEachRow { try exec(db, "COMMIT") }
         return Double(count) / seconds(ContinuousClock.now - start)
     }
 
