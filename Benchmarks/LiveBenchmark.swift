@@ -1,7 +1,6 @@
 import Foundation
 import OfflineEngine
 import OfflineEngineTesting
-import Synchronization
 
 /// Live-read latency: 100 readers over 10 distinct queries of 1,000 cached rows each; for 1,000
 /// queued writes, the time from `execute()` returning to the last reader of the written row's
@@ -51,42 +50,6 @@ enum LiveBenchmark {
                 + #""readers":\#(queryCount * readersPerQuery),"queries":\#(queryCount),"#
                 + #""rows_per_query":\#(rowsPerQuery),"writes":\#(writeCount),"#
                 + #""origin":"\#(origin)","baseline_kind":"AsyncStream fan-out to 100 readers"}"#)
-    }
-
-    /// Which readers have seen which write: readers report the id at the end of their list.
-    private final class Sightings: Sendable {
-        private struct State {
-            var seen: [Int: Int] = [:]
-            var lastSeenAt: [Int: ContinuousClock.Instant] = [:]
-            var waiter: (id: Int, count: Int, continuation: CheckedContinuation<Void, Never>)?
-        }
-        private let state = Mutex(State())
-
-        func saw(_ id: Int, at instant: ContinuousClock.Instant) {
-            let ready = state.withLock { state -> CheckedContinuation<Void, Never>? in
-                state.seen[id, default: 0] += 1
-                state.lastSeenAt[id] = instant
-                guard let waiter = state.waiter, waiter.id == id, state.seen[id] ?? 0 >= waiter.count else {
-                    return nil
-                }
-                state.waiter = nil
-                return waiter.continuation
-            }
-            ready?.resume()
-        }
-
-        /// Waits until `count` readers saw `id`; returns when the last of them did.
-        func waitUntilSeen(_ id: Int, by count: Int) async -> ContinuousClock.Instant {
-            await withCheckedContinuation { continuation in
-                let ready = state.withLock { state -> Bool in
-                    if state.seen[id] ?? 0 >= count { return true }
-                    state.waiter = (id, count, continuation)
-                    return false
-                }
-                if ready { continuation.resume() }
-            }
-            return state.withLock { $0.lastSeenAt[id] ?? .now }
-        }
     }
 
     /// Latencies from `execute()` returning and from it being called, in milliseconds, and the

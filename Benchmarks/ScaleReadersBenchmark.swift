@@ -1,7 +1,6 @@
 import Foundation
 import OfflineEngine
 import OfflineEngineTesting
-import Synchronization
 
 /// `scale.readers`: from `execute()` returning to the last reader of one live read seeing the
 /// queued write, with 1, 10, 100 and 1,000 readers and 1k and 100k cached rows, against an
@@ -26,38 +25,6 @@ enum ScaleReadersBenchmark {
         }
     }
 
-    /// Counts, per write id, the readers that have seen it, and wakes one waiter.
-    private final class Seen: Sendable {
-        private struct State {
-            var counts: [Int: Int] = [:]
-            var waiter: (id: Int, count: Int, continuation: CheckedContinuation<Void, Never>)?
-        }
-        private let state = Mutex(State())
-
-        func saw(_ id: Int) {
-            let ready = state.withLock { state -> CheckedContinuation<Void, Never>? in
-                state.counts[id, default: 0] += 1
-                guard let waiter = state.waiter, waiter.id == id, state.counts[id] ?? 0 >= waiter.count else {
-                    return nil
-                }
-                state.waiter = nil
-                return waiter.continuation
-            }
-            ready?.resume()
-        }
-
-        func wait(for id: Int, by count: Int) async {
-            await withCheckedContinuation { continuation in
-                let ready = state.withLock { state -> Bool in
-                    if state.counts[id] ?? 0 >= count { return true }
-                    state.waiter = (id, count, continuation)
-                    return false
-                }
-                if ready { continuation.resume() }
-            }
-        }
-    }
-
     private static func engineLatencies(readers count: Int, rows: Int) async throws -> [Double] {
         let cached: [Row] = (0..<rows).map { ["id": .number(JSONNumber(-$0 - 1)), "title": "row"] }
         let server = InMemoryPostgREST(tables: ["items": cached])
@@ -67,7 +34,7 @@ enum ScaleReadersBenchmark {
                 transport: server))
         try await client.signIn(AuthSession(accessToken: "bench-token", userID: "bench-user"))
         let query = client.from("items").select()
-        let seen = Seen()
+        let seen = Sightings()
         var tasks: [Task<Void, Never>] = []
         for _ in 0..<count {
             tasks.append(
@@ -80,21 +47,21 @@ enum ScaleReadersBenchmark {
                                 continue
                             }
                             let last = rows.last?["id"]?.numberValue?.intValue ?? 0
-                            if last != reported { seen.saw(last) }
+                            if last != reported { seen.saw(last, at: .now) }
                             reported = last
                         }
                     } catch {}
                 })
         }
-        await seen.wait(for: -rows, by: count)
+        _ = await seen.waitUntilSeen(-rows, by: count)
         await client.disableNetwork()
         var latencies: [Double] = []
         for id in 1...writes {
             _ = try await client.from("items").insert(["id": .number(JSONNumber(id)), "title": "new"] as Row)
                 .execute()
             let returned = ContinuousClock.now
-            await seen.wait(for: id, by: count)
-            latencies.append(StoreBenchmark.seconds(ContinuousClock.now - returned) * 1_000)
+            let lastSeen = await seen.waitUntilSeen(id, by: count)
+            latencies.append(StoreBenchmark.seconds(lastSeen - returned) * 1_000)
         }
         for task in tasks { task.cancel() }
         await client.close()
@@ -102,21 +69,21 @@ enum ScaleReadersBenchmark {
     }
 
     private static func fanOutLatencies(readers count: Int) async -> [Double] {
-        let seen = Seen()
+        let seen = Sightings()
         var continuations: [AsyncStream<Int>.Continuation] = []
         var tasks: [Task<Void, Never>] = []
         for _ in 0..<count {
             let (stream, continuation) = AsyncStream.makeStream(
                 of: Int.self, bufferingPolicy: .bufferingNewest(1))
             continuations.append(continuation)
-            tasks.append(Task.detached { for await id in stream { seen.saw(id) } })
+            tasks.append(Task.detached { for await id in stream { seen.saw(id, at: .now) } })
         }
         var latencies: [Double] = []
         for id in 1...writes {
             let sent = ContinuousClock.now
             for continuation in continuations { continuation.yield(id) }
-            await seen.wait(for: id, by: count)
-            latencies.append(StoreBenchmark.seconds(ContinuousClock.now - sent) * 1_000)
+            let lastSeen = await seen.waitUntilSeen(id, by: count)
+            latencies.append(StoreBenchmark.seconds(lastSeen - sent) * 1_000)
         }
         for continuation in continuations { continuation.finish() }
         for task in tasks { await task.value }
