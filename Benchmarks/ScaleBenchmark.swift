@@ -8,7 +8,8 @@ import Synchronization
 /// writes to a server that answers at once (against the same requests sent in a plain loop
 /// through the same transport); the first snapshot of one list in a store of 50,000 rows over 500
 /// lists (against reading and decoding that list from the store alone); and `scale.readers`
-/// (see `ScaleReadersBenchmark`). One JSON line each, then a summary.
+/// and `scale.memory` (see `ScaleReadersBenchmark`, `ScaleMemoryBenchmark`). One JSON line each,
+/// then a summary.
 enum ScaleBenchmark {
     private static let measuredWrites = 1_000
 
@@ -46,6 +47,7 @@ enum ScaleBenchmark {
                 + #""baseline_kind":"the store alone reading and decoding that one list"}"#)
         summary.append(("first snapshot, 50k rows over 500 lists", "\(format(first * 1_000)) ms"))
         try await ScaleReadersBenchmark.run()
+        try await ScaleMemoryBenchmark.run()
         print("scale summary:")
         for (measure, figure) in summary { print("  \(measure): \(figure)") }
     }
