@@ -48,11 +48,16 @@ final class LiveSnapshotReader: Sendable {
     /// The next snapshot, or `nil` once the live read ended (the client closed) or the task was
     /// cancelled; throws when the live read could not be joined.
     func next() async throws -> QuerySnapshot? {
-        for await state in joining.values() {
-            if case .waiting = state { continue }
-            if case .failed(let error) = state { throw error }
-            break
+        // Only the first call waits for the join; later ones go straight to the shared reader.
+        var state = joining.value
+        if case .waiting = state {
+            for await next in joining.values() {
+                state = next
+                if case .waiting = next { continue }
+                break
+            }
         }
+        if case .failed(let error) = state { throw error }
         guard !Task.isCancelled, var reader = iterator.withLock({ $0.take() }) else {
             leave()
             return nil

@@ -17,8 +17,9 @@ extension EngineState {
             throw error
         }
         _ = handle(.stored, of: mutation.id)
-        // An UPDATE may move rows of the table's other lists in: read them first (live reads wait).
-        if mutation.operation == .update { try? await loadLists(of: table) }
+        // An UPDATE may move rows of the table's other lists into a live read that holds only its
+        // own: read them first (those reads show their last snapshot meanwhile).
+        if mutation.operation == .update, tables.isPartlyLoaded(table) { try? await loadLists(of: table) }
         tables.publishAppended(table, owner: overlayOwner)
         signals.work.fire()
         return PendingMutation(mutation, primaryKeys: primaryKeys)

@@ -24,7 +24,8 @@ struct TableRead: Sendable {
         case .one(let key, let withReplayLog):
             let replayed = withReplayLog ? try await replayLog(of: table, store) : nil
             if replayed?.contains(where: { $0.mutation.operation == .update }) == true {
-                return try await read(.all, of: table, from: store)
+                let lists = try await store.lists.all(table: table.table, schema: table.schema)
+                return TableRead(lists: lists, replayed: replayed, complete: true)
             }
             let list = try await store.lists.list(key: key)
             return TableRead(lists: list.map { [$0] } ?? [], replayed: replayed, complete: false)

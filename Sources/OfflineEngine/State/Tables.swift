@@ -117,6 +117,11 @@ struct Tables: Sendable {
     /// Whether every cached list of the table and its replay log were read from the store.
     func isLoaded(_ table: TableID) -> Bool { byID[table]?.loaded == true }
 
+    /// Whether a live read's list of the table was read without the table's other lists.
+    func isPartlyLoaded(_ table: TableID) -> Bool {
+        byID[table].map { $0.replayLoaded && !$0.loaded } ?? false
+    }
+
     /// What must be read from the store before the table's facts serve a live read of `key`
     /// (`nil`: every list), or `nil` when nothing must. One list, with the replay log, is enough
     /// unless the overlay may need the table's other lists: an UPDATE queued or replayed can
