@@ -13,10 +13,13 @@ import Synchronization
 enum ScaleBenchmark {
     private static let measuredWrites = 1_000
 
-    static func run() async throws {
+    /// Runs every measure, or only the one named (`enqueue`, `replay`, `startup`, `readers`,
+    /// `memory`), as in `Benchmarks scale.replay`.
+    static func run(only part: String? = nil) async throws {
         var summary: [(String, String)] = []
+        func wanted(_ name: String) -> Bool { part == nil || part == name }
         var atZero = 0.0
-        for depth in [0, 10_000, 100_000] {
+        for depth in [0, 10_000, 100_000] where wanted("enqueue") {
             let (engine, store, opened) = try await enqueueRate(alreadyQueued: depth)
             if depth == 0 { atZero = engine }
             let ratio = engine / max(atZero, 1)
@@ -29,7 +32,7 @@ enum ScaleBenchmark {
                 ("enqueue, \(depth) queued", "\(Int(engine)) writes/s (\(format(ratio))x of empty)"))
         }
         var replayAtOneK = 0.0
-        for count in [1_000, 10_000] {
+        for count in [1_000, 10_000] where wanted("replay") {
             let (engine, loop) = try await replayRate(writes: count)
             if count == 1_000 { replayAtOneK = engine }
             print(
@@ -39,15 +42,17 @@ enum ScaleBenchmark {
                     + #""baseline_kind":"the same requests in a plain loop through the same transport"}"#)
             summary.append(("replay of \(count)", "\(Int(engine)) writes/s"))
         }
-        let (first, raw) = try await startup()
-        print(
-            #"{"bench":"scale.startup","value":\#(format(first * 1_000)),"unit":"ms","#
-                + #""baseline":\#(format(raw * 1_000)),"ratio":\#(format(first / max(raw, 1e-9))),"#
-                + #""rows":50000,"lists":500,"#
-                + #""baseline_kind":"the store alone reading and decoding that one list"}"#)
-        summary.append(("first snapshot, 50k rows over 500 lists", "\(format(first * 1_000)) ms"))
-        try await ScaleReadersBenchmark.run()
-        try await ScaleMemoryBenchmark.run()
+        if wanted("startup") {
+            let (first, raw) = try await startup()
+            print(
+                #"{"bench":"scale.startup","value":\#(format(first * 1_000)),"unit":"ms","#
+                    + #""baseline":\#(format(raw * 1_000)),"ratio":\#(format(first / max(raw, 1e-9))),"#
+                    + #""rows":50000,"lists":500,"#
+                    + #""baseline_kind":"the store alone reading and decoding that one list"}"#)
+            summary.append(("first snapshot, 50k rows over 500 lists", "\(format(first * 1_000)) ms"))
+        }
+        if wanted("readers") { try await ScaleReadersBenchmark.run() }
+        if wanted("memory") { try await ScaleMemoryBenchmark.run() }
         print("scale summary:")
         for (measure, figure) in summary { print("  \(measure): \(figure)") }
     }

@@ -4,7 +4,8 @@
     import Darwin
 #endif
 
-// Usage: `Benchmarks [suite ...]`; runs every suite when none is named.
+// Usage: `Benchmarks [suite ...]`; runs every suite when none is named; `scale.replay` (and so
+// on) runs one measure of the scale suite.
 let allSuites = ["streams", "filters", "store", "overlay", "live", "scale"]
 let requested = CommandLine.arguments.dropFirst()
 
@@ -22,6 +23,8 @@ for suite in requested.isEmpty ? allSuites[...] : requested {
         try await LiveBenchmark.run()
     case "scale":
         try await ScaleBenchmark.run()
+    case let part where part.hasPrefix("scale."):
+        try await ScaleBenchmark.run(only: String(part.dropFirst("scale.".count)))
     default:
         print("unknown benchmark suite: \(suite); known: \(allSuites.joined(separator: ", "))")
         exit(2)

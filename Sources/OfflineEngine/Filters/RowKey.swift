@@ -58,7 +58,7 @@ extension RowKey {
             text.utf8.withContiguousStorageIfAvailable(RowKey.hasCapital)
             ?? Array(text.utf8).withUnsafeBufferPointer(RowKey.hasCapital)
         guard hasCapital, let uuid = UUID(uuidString: text) else { return text }
-        return uuid.uuidString.lowercased()
+        return uuid.lowercasedText
     }
 
     /// Whether UTF-8 text holds an ASCII capital letter.

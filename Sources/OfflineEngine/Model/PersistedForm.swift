@@ -63,7 +63,7 @@ enum PersistedForm {
 
     static func json(_ mutation: Mutation) -> JSONValue {
         var object: [String: JSONValue] = [
-            "id": .string(mutation.id.uuidString.lowercased()),
+            "id": .string(mutation.id.lowercasedText),
             "table": .string(mutation.table),
             "op": .string(mutation.operation.rawValue),
             "rows": .array(mutation.rows.map(\.json)),

@@ -45,7 +45,7 @@ extension Bool: FilterValue {
 
 extension UUID: FilterValue {
     /// The UUID in lower case, as Postgres writes it.
-    public var rawValue: String { uuidString.lowercased() }
+    public var rawValue: String { lowercasedText }
 }
 
 extension Date: FilterValue {

@@ -34,7 +34,15 @@ extension EngineState {
     /// Takes a write out of the queue and its table's facts.
     func forget(_ id: UUID) {
         guard let mutation = queue.remove(id)?.mutation else { return }
-        tables.remove(mutation, owner: overlayOwner)
+        tables.remove([mutation], owner: overlayOwner)
+        publishQueue()
+    }
+
+    /// Takes writes out of the queue and their tables' facts, sending each table's facts once.
+    func forget(_ mutations: [Mutation]) {
+        let removed = mutations.compactMap { queue.remove($0.id)?.mutation }
+        guard !removed.isEmpty else { return }
+        tables.remove(removed, owner: overlayOwner)
         publishQueue()
     }
 
@@ -59,67 +67,6 @@ extension EngineState {
         }
         immediateSends.begin(for: owner)
         return (mutation, ticket, .send)
-    }
-
-    /// The oldest queued write the signed-in user may send (theirs or owner-less), with its ticket.
-    func nextReplay() -> ReplayPick {
-        guard !closed, connectivity.current != .offline, session.value != .restoring else { return .blocked }
-        guard let entry = queue.nextToSend(as: session.value.userID),
-            let ticket = ownership.ticket(for: entry.mutation.ownerID, session.value)
-        else { return .drained }
-        return .write(entry.mutation, entry.life, ticket)
-    }
-
-    /// Commits a send's attempt (in flight, attempts counted) and checks its ticket once more,
-    /// with no `await` between the check and the return. `false`: do not send.
-    func beginSend(_ id: UUID, ticket: SendTicket) async -> Bool {
-        guard let begun = try? await store.queue.beginAttempt(id) else { return false }
-        guard begun else {
-            // The store no longer holds it: forget it, so the pass does not pick it again.
-            forget(id)
-            return false
-        }
-        guard handle(.sendBegan, of: id) != .ignore else { return false }
-        guard maySend(ticket, queuedWrite: id) else {
-            await endSend(id, event: .sendAbandoned)
-            return false
-        }
-        return true
-    }
-
-    /// A send ended without settling its write: it stays queued.
-    func endSend(_ id: UUID, event: WriteLife.Event) async {
-        if handle(event, of: id) == .clearInFlightMark {
-            _ = try? await store.queue.clearInFlight(id)
-        }
-    }
-
-    /// The server applied a queued write: it moves to the replay log, laid over each cached list
-    /// until that list is fetched again.
-    func settleAccepted(_ id: UUID) async {
-        guard let entry = queue[id] else { return }
-        let table = TableID(entry.mutation)
-        // One commit: out of the queue, into the replay log, the table's mark moved to its tick.
-        guard let tick = try? await store.replayLog.moveFromQueueAtNewTick(id),
-            // A clear may have wiped it meanwhile: then it is gone from the queue already.
-            handle(.accepted, of: id) == .forget
-        else { return }
-        marks.saw(tick, of: table)
-        tables.addReplayed(ReplayEntry(tick: Int(tick), mutation: entry.mutation))
-        forget(id)
-    }
-
-    /// The write leaves the queue and the overlay for good and joins the rejected writes, with
-    /// the reason, until the app dismisses it.
-    func settleRejected(_ id: UUID, refusal: PostgrestError) async {
-        guard let entry = queue[id] else { return }
-        let details = RejectionDetails(refusal)
-        // `false`: no longer queued (a clear wiped it meanwhile), so nothing joins the rejected.
-        guard (try? await store.rejected.add(id, details: details)) == true,
-            handle(.rejected, of: id) == .forget
-        else { return }
-        forget(id)
-        rejected.add(RejectedWrite(mutation: entry.mutation, details: details, rejectedAt: Date()))
     }
 
     /// Queues a write its ticket may no longer send, for its owner; after a clear since the

@@ -26,6 +26,7 @@ extension EngineState {
         try await store.account.setSession(newSession)
         if try await store.queue.claimUnownedWrites(for: newSession.userID) > 0 {
             // Owner-less queued writes become this user's, as the store made them.
+            ticketGate.void()
             let changed = queue.claimOwnerless(for: newSession.userID)
             tables.claimOwnerless(in: changed, for: newSession.userID, owner: overlayOwner)
             publishQueue()
@@ -65,6 +66,7 @@ extension EngineState {
     func clearLocalData() async throws {
         session.send(.signedOut)
         ownership.beginClear()
+        ticketGate.void()
         // The store runs its work in call order: the clear wipes the writes handed to it before,
         // exactly those in the queue now. A write queued while the clear runs is kept.
         queue.removeAll()

@@ -20,6 +20,7 @@ actor EngineState {
     nonisolated let rejected: RejectedWrites
     nonisolated let immediateSends = ImmediateSends()
     nonisolated let signals = ReplaySignals()
+    nonisolated let ticketGate = TicketGate()
     var ownership = CacheOwnership()
     /// The queue in order, mirrored from the store, with each write's life.
     var queue = WriteQueue()
@@ -83,6 +84,7 @@ actor EngineState {
     /// and nothing waits for the session any more.
     func beginClosing() {
         closed = true
+        ticketGate.void()
         session.finish()
         signals.sessionSettled.finish()
     }

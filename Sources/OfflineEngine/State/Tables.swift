@@ -89,14 +89,20 @@ struct Tables: Sendable {
         appended.insert(table)
     }
 
-    /// Takes a queued write out of its table.
-    mutating func remove(_ write: Mutation, owner: String?) {
-        let table = TableID(write)
-        if let held = byID[table]?.queued, case let kept = held.removing(write.id), kept.count < held.count {
-            byID[table]?.queued = kept
-            if write.operation == .update { byID[table]?.queuedUpdates -= 1 }
+    /// Takes queued writes out of their tables, sending each table's facts once.
+    mutating func remove(_ writes: [Mutation], owner: String?) {
+        var touched: [TableID] = []
+        for write in writes {
+            let table = TableID(write)
+            if !touched.contains(table) { touched.append(table) }
+            if let held = byID[table]?.queued, case let kept = held.removing(write.id),
+                kept.count < held.count
+            {
+                byID[table]?.queued = kept
+                if write.operation == .update { byID[table]?.queuedUpdates -= 1 }
+            }
         }
-        changed(table, owner: owner)
+        for table in touched { changed(table, owner: owner) }
     }
 
     /// Owner-less queued writes of `tables` become `user`'s.
@@ -191,16 +197,25 @@ struct Tables: Sendable {
 
     /// Adds a write the server applied to its table's replay log.
     mutating func addReplayed(_ entry: ReplayEntry) {
-        let table = TableID(entry.mutation)
-        // Ticks only grow, so the entry joins at the end in place; the oldest beyond the cap go.
-        guard (byID[table]?.replayed.last?.tick ?? .min) <= entry.tick else {
-            let entries = (byID[table]?.replayed ?? []) + [entry]
-            byID[table]?.replayed = ReplayLog.capped(entries)
-            return
+        addReplayed([entry])
+    }
+
+    /// Adds replayed writes, oldest first, to their tables' logs; each log is trimmed to the cap
+    /// once, so a replay run costs its own writes, not the log's length per write.
+    mutating func addReplayed(_ entries: [ReplayEntry]) {
+        for (table, added) in Dictionary(grouping: entries, by: { TableID($0.mutation) }) {
+            var log = byID[table]?.replayed ?? []
+            // Ticks only grow, so the entries join at the end in place.
+            guard let first = added.first, (log.last?.tick ?? .min) <= first.tick else {
+                byID[table, default: TableState()].replayed = ReplayLog.capped(log + added)
+                continue
+            }
+            byID[table]?.replayed = []
+            log.append(contentsOf: added)
+            let excess = log.count - ReplayLog.capPerTable
+            if excess > 0 { log.removeFirst(excess) }
+            byID[table, default: TableState()].replayed = log
         }
-        byID[table, default: TableState()].replayed.append(entry)
-        let excess = (byID[table]?.replayed.count ?? 0) - ReplayLog.capPerTable
-        if excess > 0 { byID[table]?.replayed.removeFirst(excess) }
     }
 
     /// Marks every cached list of the table stale.

@@ -72,13 +72,23 @@ struct WriteQueue: Sendable {
         return nil
     }
 
-    /// The oldest write that `user`'s session may send (theirs, or owner-less), if it is ready
-    /// to be sent.
-    func nextToSend(as user: String?) -> QueueEntry? {
-        guard let entry = first(where: { $0.mutation.applies(to: user) }), entry.life.isReadyToSend else {
-            return nil
+    /// The oldest writes `user`'s session may send, if the first is ready: it and the writes
+    /// after it (skipping other users') of the same owner, ready to send, for which `joins` holds,
+    /// up to `limit` writes.
+    func nextRun(as user: String?, limit: Int, joins: (QueueEntry) -> Bool) -> [QueueEntry] {
+        var run: [QueueEntry] = []
+        for id in order[head...] {
+            guard let entry = entries[id], entry.mutation.applies(to: user) else { continue }
+            if let first = run.first {
+                guard entry.life.isReadyToSend, entry.mutation.ownerID == first.mutation.ownerID, joins(entry)
+                else { break }
+            } else if !entry.life.isReadyToSend {
+                break
+            }
+            run.append(entry)
+            if run.count == limit { break }
         }
-        return entry
+        return run
     }
 
     /// Whether the write `id` is queued, in flight, and owned by `owner`.

@@ -74,6 +74,48 @@ package struct QueueTable: Sendable {
         try await update("UPDATE queue SET in_flight = 1, attempts = attempts + 1 WHERE seq = ?", id)
     }
 
+    /// Begins the attempts of a replay run in one commit: each write still queued is marked in
+    /// flight and its attempt counted. Returns the ids it marked; the others must not be sent.
+    nonisolated(nonsending) func beginAttempts(_ ids: [UUID]) async throws(StoreError) -> Set<UUID> {
+        try await store.perform(writes: true) {
+            [queueIndex = store.queueIndex] connection throws(StoreError) in
+            var begun = Set<UUID>()
+            for id in ids {
+                guard let sequence = try queueIndex.sequence(of: Store.idKey(id), connection) else {
+                    continue
+                }
+                try connection.run(
+                    "UPDATE queue SET in_flight = 1, attempts = attempts + 1 WHERE seq = ?",
+                    .integer(sequence))
+                if connection.changes > 0 { begun.insert(id) }
+            }
+            return begun
+        }
+    }
+
+    /// Takes back attempts begun but never sent, in one commit: each attempt is no longer
+    /// counted, and the in-flight mark is cleared for the writes in `clearingMarks` (those no
+    /// earlier send may have applied).
+    nonisolated(nonsending) func abandonAttempts(_ ids: [UUID], clearingMarks: Set<UUID>)
+        async throws(StoreError)
+    {
+        try await store.perform(writes: true) {
+            [queueIndex = store.queueIndex] connection throws(StoreError) in
+            for id in ids {
+                guard let sequence = try queueIndex.sequence(of: Store.idKey(id), connection) else {
+                    continue
+                }
+                try connection.run(
+                    """
+                    UPDATE queue SET attempts = max(attempts - 1, 0),
+                        in_flight = CASE WHEN ?2 THEN 0 ELSE in_flight END
+                    WHERE seq = ?1
+                    """,
+                    .integer(sequence), .integer(clearingMarks.contains(id) ? 1 : 0))
+            }
+        }
+    }
+
     /// Clears the in-flight marker once the server's answer shows the write was not applied.
     @discardableResult
     nonisolated(nonsending) package func clearInFlight(_ id: UUID) async throws(StoreError) -> Bool {

@@ -17,7 +17,11 @@ package struct ReplayLogTable: Sendable {
     {
         try await store.perform(writes: true, atomic: true) {
             [queueIndex = store.queueIndex] connection throws(StoreError) in
-            try Self.move(id, queueIndex, connection) { _, _ in tick } != nil
+            guard let (schema, table) = try Self.move(id, queueIndex, connection, tick: tick) else {
+                return false
+            }
+            try Self.trim(schema: schema, table: table, connection)
+            return true
         }
     }
 
@@ -26,36 +30,56 @@ package struct ReplayLogTable: Sendable {
     /// three). Returns the tick, or `nil` (and changes nothing) when the write is not queued.
     nonisolated(nonsending) package func moveFromQueueAtNewTick(_ id: UUID) async throws(StoreError) -> Int64?
     {
+        try await moveFromQueueAtNewTick([id])?.tick
+    }
+
+    /// Takes replayed writes out of the queue and logs them, in queue order, at one new tick, and
+    /// moves their tables' change marks to it: one commit for a whole replay run. Returns the
+    /// tick and the ids moved (those still queued), or `nil` (and changes nothing) when none is.
+    nonisolated(nonsending) package func moveFromQueueAtNewTick(_ ids: [UUID]) async throws(StoreError)
+        -> (tick: Int64, ids: Set<UUID>)?
+    {
         try await store.perform(writes: true, atomic: true) {
             [queueIndex = store.queueIndex] connection throws(StoreError) in
-            try Self.move(id, queueIndex, connection) { schema, table throws(StoreError) in
-                let tick = try Store.tick(connection)
+            var tick: Int64?
+            var moved = Set<UUID>()
+            var tables: [[String]] = []
+            for id in ids {
+                guard try queueIndex.sequence(of: Store.idKey(id), connection) != nil else { continue }
+                if tick == nil { tick = try Store.tick(connection) }
+                guard let logged = tick else { continue }
+                guard let (schema, table) = try Self.move(id, queueIndex, connection, tick: logged) else {
+                    continue
+                }
+                moved.insert(id)
+                if !tables.contains([schema, table]) { tables.append([schema, table]) }
+            }
+            guard let tick else { return nil }
+            for table in tables {
                 try connection.run(
                     "INSERT OR REPLACE INTO marks (schema_name, table_name, tick) VALUES (?, ?, ?)",
-                    .text(schema),
-                    .text(table), .integer(tick))
-                return tick
+                    .text(table[0]), .text(table[1]), .integer(tick))
+                try Self.trim(schema: table[0], table: table[1], connection)
             }
+            return (tick, moved)
         }
     }
 
-    /// Moves the queued write `id` to the log at the tick `tick(schema, table)` gives; `nil`
-    /// when it is not queued. Runs inside a job's transaction.
+    /// Moves the queued write `id` to the log at `tick` (the table's log is trimmed after);
+    /// returns its schema and table, or `nil` when it is not queued. Runs inside a job.
     private static func move(
-        _ id: UUID, _ queueIndex: QueueIndex, _ connection: SQLiteConnection,
-        tick: (_ schema: String, _ table: String) throws(StoreError) -> Int64
-    ) throws(StoreError) -> Int64? {
+        _ id: UUID, _ queueIndex: QueueIndex, _ connection: SQLiteConnection, tick: Int64
+    ) throws(StoreError) -> (String, String)? {
         let key = Store.idKey(id)
         guard let sequence = try queueIndex.sequence(of: key, connection) else { return nil }
         let found = try connection.query(
             "SELECT schema_name, table_name, payload FROM queue WHERE seq = ?", .integer(sequence)
         ) { row in (row.text(0) ?? "", row.text(1) ?? "", row.blob(2)) }
         guard let (schema, table, payload) = found.first else { return nil }
-        let logged = try tick(schema, table)
         try connection.run("DELETE FROM queue WHERE seq = ?", .integer(sequence))
-        try appendReplayed(id: id, schema: schema, table: table, payload: payload, tick: logged, connection)
+        try insertReplayed(id: id, schema: schema, table: table, payload: payload, tick: tick, connection)
         queueIndex.remove(key)
-        return logged
+        return (schema, table)
     }
 
     /// Logs a write that was sent at once (never queued) as replayed at `tick`.
@@ -64,10 +88,11 @@ package struct ReplayLogTable: Sendable {
     {
         let payload = mutation.persistedData()
         try await store.perform(writes: true, atomic: true) { connection throws(StoreError) in
-            try Self.appendReplayed(
-                id: mutation.id, schema: Store.schemaKey(mutation.schema), table: mutation.table,
-                payload: payload,
-                tick: tick, connection)
+            let schema = Store.schemaKey(mutation.schema)
+            try Self.insertReplayed(
+                id: mutation.id, schema: schema, table: mutation.table, payload: payload, tick: tick,
+                connection)
+            try Self.trim(schema: schema, table: mutation.table, connection)
         }
     }
 
@@ -106,12 +131,18 @@ package struct ReplayLogTable: Sendable {
         }
     }
 
-    private static func appendReplayed(
+    private static func insertReplayed(
         id: UUID, schema: String, table: String, payload: Data, tick: Int64, _ connection: SQLiteConnection
     ) throws(StoreError) {
         try connection.run(
             "INSERT INTO replay_log (id, schema_name, table_name, payload, tick) VALUES (?, ?, ?, ?, ?)",
             .text(Store.idKey(id)), .text(schema), .text(table), .blob(payload), .integer(tick))
+    }
+
+    /// Drops a table's oldest replayed writes beyond `limit`. It steps over `limit` index entries,
+    /// so a run of writes trims once, after its last.
+    private static func trim(schema: String, table: String, _ connection: SQLiteConnection) throws(StoreError)
+    {
         try connection.run(
             """
             DELETE FROM replay_log WHERE schema_name = ?1 AND table_name = ?2 AND seq <= (

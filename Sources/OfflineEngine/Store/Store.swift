@@ -174,7 +174,7 @@ extension Store {
     static func schemaKey(_ schema: String?) -> String { schema ?? "" }
 
     /// The id column's value for a write.
-    static func idKey(_ id: UUID) -> String { id.uuidString.lowercased() }
+    static func idKey(_ id: UUID) -> String { id.lowercasedText }
 
     /// Decodes a stored write; a blob that cannot be read means the file is damaged.
     static func mutation(from data: Data) throws(StoreError) -> Mutation {

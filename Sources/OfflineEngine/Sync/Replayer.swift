@@ -5,9 +5,9 @@ import Streams
 /// a transient failure, a wait on the refresh schedule that the network coming back or the
 /// session settling cuts short.
 ///
-/// Each write is picked with a ``SendTicket`` (its owner and the session it goes out with) and
-/// sent as the ticket says; the state checks the ticket once more when it commits the attempt,
-/// with no `await` between that check and the request leaving.
+/// Writes are picked in runs (``ReplayRun``) with a ``SendTicket`` (their owner and the session
+/// they go out with) and sent as the ticket says; before each request leaves, the ticket is
+/// checked once more with no `await` between the check and the send.
 struct Replayer: Sendable {
     let state: EngineState
     let endpoint: RESTEndpoint
@@ -63,8 +63,8 @@ struct Replayer: Sendable {
         }
     }
 
-    /// Sends queued writes oldest first, for the current user and owner-less ones, until the
-    /// queue is drained or something stops the pass.
+    /// Sends queued writes oldest first, for the current user and owner-less ones, a run at a
+    /// time, until the queue is drained or something stops the pass.
     func pass() async -> ReplayPassEnd {
         while !Task.isCancelled {
             switch await state.nextReplay() {
@@ -72,33 +72,59 @@ struct Replayer: Sendable {
                 return .blocked
             case .drained:
                 return .drained
-            case .write(let mutation, let life, let ticket):
-                if let end = await replay(mutation, life: life, ticket: ticket) { return end }
+            case .run(let run):
+                if let end = await replay(run) { return end }
             }
         }
         return .blocked
     }
 
-    /// Sends one queued write as its ticket says and settles it; returns why the pass must stop,
-    /// or `nil` to go on.
-    private func replay(_ mutation: Mutation, life: WriteLife, ticket: SendTicket) async -> ReplayPassEnd? {
-        let id = mutation.id
-        if life.mayHaveBeenApplied, !resendIsSafe(mutation) {
-            await state.settleRejected(id, refusal: RejectedMutation.mayHaveBeenAppliedRefusal)
+    /// Sends a run's writes one after another as its ticket says, settling accepted ones while
+    /// it goes on; returns why the pass must stop, or `nil` to go on.
+    private func replay(_ run: ReplayRun) async -> ReplayPassEnd? {
+        if let only = run.writes.first, run.writes.count == 1, only.life.mayHaveBeenApplied,
+            !primaryKeys.resendIsSafe(only.mutation)
+        {
+            await state.settleRejected(only.mutation.id, refusal: RejectedMutation.mayHaveBeenAppliedRefusal)
             return nil
         }
-        guard await state.beginSend(id, ticket: ticket) else { return nil }
-        do {
-            let request = try RequestBuilder.request(
-                for: mutation, endpoint: endpoint, accessToken: ticket.accessToken)
-            let response = try await transport.send(request)
-            // A replay brings nothing back, but the answer must be PostgREST's to settle it.
-            _ = try WriteAnswer.rows(from: response, for: mutation)
-            await state.settleAccepted(id)
-            return nil
-        } catch {
-            return await settle(mutation, after: error, wasAttempted: life.wasAttempted, ticket: ticket)
+        let writes = await state.beginSends(run)
+        let accepted = AcceptedWrites()
+        return await withTaskGroup(of: Void.self) { group in
+            group.addTask { await accepted.settle(into: state) }
+            let end = await send(writes, of: run, acceptingInto: accepted)
+            accepted.finish()
+            await group.waitForAll()
+            return end
         }
+    }
+
+    /// Sends the begun writes of a run in order until one fails or the ticket no longer holds;
+    /// the writes after that are not sent and stay queued.
+    private func send(
+        _ writes: [ReplayRun.Write], of run: ReplayRun, acceptingInto accepted: AcceptedWrites
+    ) async -> ReplayPassEnd? {
+        for (index, write) in writes.enumerated() {
+            let mutation = write.mutation
+            // Checked with no `await` before the request leaves.
+            guard state.mayStillSend(run) else {
+                await state.abandonSends(writes[index...].map(\.mutation.id))
+                return nil
+            }
+            do {
+                let request = try RequestBuilder.request(
+                    for: mutation, endpoint: endpoint, accessToken: run.ticket.accessToken)
+                let response = try await transport.send(request)
+                // A replay brings nothing back, but the answer must be PostgREST's to settle it.
+                _ = try WriteAnswer.rows(from: response, for: mutation)
+                accepted.add(mutation.id)
+            } catch {
+                await state.abandonSends(writes[(index + 1)...].map(\.mutation.id))
+                return await settle(
+                    mutation, after: error, wasAttempted: write.life.wasAttempted, ticket: run.ticket)
+            }
+        }
+        return nil
     }
 
     /// Settles a write whose send failed, as the failure says.
@@ -120,7 +146,7 @@ struct Replayer: Sendable {
                 return nil
             }
             switch await lostAnswerCheck(mutation, ticket: ticket) {
-            case .applied: await state.settleAccepted(id)
+            case .applied: await state.settleAccepted([id])
             case .notApplied: await state.settleRejected(id, refusal: Self.refusal(from: error))
             case .unknown:
                 await state.endSend(id, event: .sendEnded(mayHaveBeenApplied: true))
@@ -130,21 +156,6 @@ struct Replayer: Sendable {
         case .rejected:
             await state.settleRejected(id, refusal: Self.refusal(from: error))
             return nil
-        }
-    }
-
-    /// Whether sending a write again cannot apply it twice: an update or delete lands on the
-    /// same rows, and an insert or upsert whose every row carries its key meets its own row
-    /// (a 409 that the lost-answer check reads, or a merge). A keyless insert would add a row.
-    private func resendIsSafe(_ mutation: Mutation) -> Bool {
-        switch mutation.operation {
-        case .update, .delete:
-            return true
-        case .insert, .upsert:
-            let columns = mutation.onConflict ?? primaryKeys.columns(for: mutation.table)
-            return mutation.rows.allSatisfy { row in
-                columns.allSatisfy { column in row[column].map { !$0.isNull } ?? false }
-            }
         }
     }
 
