@@ -31,6 +31,13 @@ final class QueueIndex: Sendable {
         state.withLock { _ = $0.sequenceByID.removeValue(forKey: id) }
     }
 
+    /// Replaces the map with every queued write's id and position, read in the current job.
+    func fill(_ entries: [(String, Int64)]) {
+        let fresh = State(
+            sequenceByID: Dictionary(entries, uniquingKeysWith: { first, _ in first }), isStale: false)
+        state.withLock { $0 = fresh }
+    }
+
     /// Forgets every write (the queue was emptied).
     func removeAll() {
         state.withLock { $0.sequenceByID.removeAll() }
@@ -46,9 +53,7 @@ final class QueueIndex: Sendable {
         let rows = try connection.query("SELECT id, seq FROM queue") { row in
             (row.text(0) ?? "", row.integer(1))
         }
-        let fresh = State(
-            sequenceByID: Dictionary(rows, uniquingKeysWith: { first, _ in first }), isStale: false)
-        state.withLock { $0 = fresh }
-        return fresh
+        fill(rows)
+        return state.withLock { $0 }
     }
 }

@@ -37,9 +37,15 @@ package struct QueueTable: Sendable {
 
     /// Every queued write, oldest first.
     nonisolated(nonsending) package func all() async throws(StoreError) -> [QueuedWrite] {
-        let records = try await store.perform(writes: false) { connection throws(StoreError) in
-            try connection.query(
-                "SELECT seq, payload, attempts, in_flight, owner FROM queue ORDER BY seq", row: Self.record)
+        let records = try await store.perform(writes: false) {
+            [queueIndex = store.queueIndex] connection throws(StoreError) in
+            let records = try connection.query(
+                "SELECT seq, payload, attempts, in_flight, owner, id FROM queue ORDER BY seq",
+                row: Self.record)
+            // The whole queue was read: the index of ids comes with it, not in a second pass at
+            // the first write.
+            queueIndex.fill(records.map { ($0.id, $0.sequence) })
+            return records
         }
         return try Self.queuedWrites(records)
     }
@@ -48,7 +54,7 @@ package struct QueueTable: Sendable {
     nonisolated(nonsending) package func owned(by owner: String?) async throws(StoreError) -> [QueuedWrite] {
         let records = try await store.perform(writes: false) { connection throws(StoreError) in
             try connection.query(
-                "SELECT seq, payload, attempts, in_flight, owner FROM queue WHERE owner IS ? ORDER BY seq",
+                "SELECT seq, payload, attempts, in_flight, owner, id FROM queue WHERE owner IS ? ORDER BY seq",
                 .optional(owner), row: Self.record)
         }
         return try Self.queuedWrites(records)
@@ -169,12 +175,13 @@ package struct QueueTable: Sendable {
         var attempts: Int64
         var inFlight: Bool
         var owner: String?
+        var id: String
     }
 
     private static func record(_ row: SQLiteRow) -> QueueRecord {
         QueueRecord(
             sequence: row.integer(0), payload: row.blob(1), attempts: row.integer(2),
-            inFlight: row.integer(3) != 0, owner: row.text(4))
+            inFlight: row.integer(3) != 0, owner: row.text(4), id: row.text(5) ?? "")
     }
 
     private static func queuedWrites(_ records: [QueueRecord]) throws(StoreError) -> [QueuedWrite] {
