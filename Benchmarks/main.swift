@@ -5,7 +5,7 @@
 #endif
 
 // Usage: `Benchmarks [suite ...]`; runs every suite when none is named.
-let allSuites = ["streams", "filters", "store", "overlay", "live", "scale"]
+let allSuites = ["streams", "filters", "store", "overlay", "live", "scale", "json"]
 let requested = CommandLine.arguments.dropFirst()
 
 for suite in requested.isEmpty ? allSuites[...] : requested {
@@ -22,6 +22,8 @@ for suite in requested.isEmpty ? allSuites[...] : requested {
         try await LiveBenchmark.run()
     case "scale":
         try await ScaleBenchmark.run()
+    case "json":
+        try await JSONBenchmark.run()
     default:
         print("unknown benchmark suite: \(suite); known: \(allSuites.joined(separator: ", "))")
         exit(2)
