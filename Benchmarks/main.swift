@@ -6,7 +6,7 @@
 
 // Usage: `Benchmarks [suite ...]`; runs every suite when none is named; `scale.replay` (and so
 // on) runs one measure of the scale suite.
-let allSuites = ["streams", "filters", "store", "overlay", "live", "scale"]
+let allSuites = ["streams", "filters", "store", "overlay", "live", "scale", "json"]
 let requested = CommandLine.arguments.dropFirst()
 
 for suite in requested.isEmpty ? allSuites[...] : requested {
@@ -23,6 +23,8 @@ for suite in requested.isEmpty ? allSuites[...] : requested {
         try await LiveBenchmark.run()
     case "scale":
         try await ScaleBenchmark.run()
+    case "json":
+        try await JSONBenchmark.run()
     case let part where part.hasPrefix("scale."):
         try await ScaleBenchmark.run(only: String(part.dropFirst("scale.".count)))
     default:
