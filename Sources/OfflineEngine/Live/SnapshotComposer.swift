@@ -101,9 +101,8 @@ struct SnapshotComposer: Sendable {
         }
         if !rebuild, var extended = fold.take() {
             let added = facts.laidWrites(facts.queued.writes(after: foldQueued))
-            // A fold made before any UPDATE was laid left the other lists' rows out.
-            if extended.holdsOtherLists || !added.contains(where: { $0.operation == .update }) {
-                let changed = extended.extend(with: added)
+            // `nil`: a fold made before any UPDATE was laid left the rows outside the list out.
+            if let changed = extended.extend(with: added) {
                 fold = extended
                 // Unchanged rows are the ones shown last: not gathered again.
                 if !changed, let rows = lastRows { return (extended.result(rows: rows), .unchanged) }

@@ -89,9 +89,9 @@ struct Overlay<Evaluator: RowFilterEvaluating>: Sendable {
             list: list, otherLists: otherLists, primaryKeys: primaryKeys, writes: laid.map(\.mutation))
         var pending = false
         var refetchIsDue = false
-        for (position, write) in laid.enumerated() {
+        for write in laid {
             let refetches = working.refetches
-            if working.apply(writeAt: position) && write.isQueued { pending = true }
+            if working.apply(write.mutation) && write.isQueued { pending = true }
             if working.refetches > refetches && !write.isQueued { refetchIsDue = true }
         }
         return OverlayResult(

@@ -13,9 +13,11 @@ struct OverlayFold<Evaluator: RowFilterEvaluating> {
     /// Whether a replayed write would have moved in a row read with other columns (only
     /// replayed writes make a fetch due, and they are all laid in `init`).
     private var refetchIsDue: Bool
-    /// Whether the rows of the table's other lists were laid in (they matter only to an UPDATE,
-    /// which can move them into the list).
-    let holdsOtherLists: Bool
+    /// Whether an UPDATE was among the writes it was made with. Only an UPDATE can move a row
+    /// into the list, so only then does it hold the rows outside the list (the table's other
+    /// lists, rows writes made that the list's filters refuse); a fold made without one cannot
+    /// lay an UPDATE and is made again instead.
+    let laysUpdates: Bool
 
     /// Lays `replayed` (the list's unseen replayed writes) and then `queued` over `list`; all
     /// are writes to the list's table, oldest first.
@@ -23,25 +25,27 @@ struct OverlayFold<Evaluator: RowFilterEvaluating> {
         list: CachedList, otherLists: [CachedList], primaryKeys: PrimaryKeys, replayed: [Mutation],
         queued: [Mutation]
     ) {
+        let writes = replayed + queued
+        laysUpdates = writes.contains { $0.operation == .update }
         working = OverlayWorkingList(
-            list: list, otherLists: otherLists, primaryKeys: primaryKeys, writes: replayed + queued,
-            indexEveryRow: true)
+            list: list, otherLists: otherLists, primaryKeys: primaryKeys, writes: writes,
+            indexEveryRow: true, tracksOutside: laysUpdates)
         pending = false
         refetchIsDue = false
-        holdsOtherLists = !otherLists.isEmpty
-        for position in 0..<(replayed.count + queued.count) {
+        for (position, mutation) in writes.enumerated() {
             let refetches = working.refetches
-            if working.apply(writeAt: position) && position >= replayed.count { pending = true }
+            if working.apply(mutation) && position >= replayed.count { pending = true }
             if working.refetches > refetches && position < replayed.count { refetchIsDue = true }
         }
     }
 
     /// Lays `writes`, queued after those laid so far, oldest first; returns whether the rows
-    /// changed.
-    @discardableResult
-    mutating func extend(with writes: [Mutation]) -> Bool {
+    /// changed, or `nil` (laying nothing) when they hold an UPDATE and the fold was made without
+    /// one (see ``laysUpdates``): then a new fold must be made from every write.
+    mutating func extend(with writes: [Mutation]) -> Bool? {
+        if !laysUpdates, writes.contains(where: { $0.operation == .update }) { return nil }
         var changed = false
-        for mutation in writes where working.append(mutation) {
+        for mutation in writes where working.apply(mutation) {
             pending = true
             changed = true
         }

@@ -22,16 +22,17 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     private let shape: ReadShape
     private let keys: OverlayKeys
     private let evaluator: Evaluator
-    /// The writes to lay, oldest first.
-    private var writes: [Mutation]
-    /// How each UPDATE or DELETE pins the key, by position in `writes`.
-    private var pins: [OverlayKeys.Pin?]
     /// The list's rows in order; `nil` where a row left.
     private var slots: OverlaySlots
     /// The slot of each keyed row in the list.
     private var index: [String: Int]
-    /// Keyed rows of the table the list does not hold (never a key in `index`).
+    /// Keyed rows of the table the list does not hold (never a key in `index`); kept only when
+    /// `tracksOutside`.
     private var outside: [String: Outside]
+    /// Whether rows outside the list are kept. Only an UPDATE reads them (to move one in), so a
+    /// list laid without one keeps none: a live read's fold would otherwise hold most of the
+    /// table's queued inserts, which its filters refuse.
+    private let tracksOutside: Bool
     /// How many times an UPDATE would have moved in a row read with other columns, which did
     /// not join: the list must be fetched again (once that write has synced) to show it.
     private(set) var refetches = 0
@@ -47,24 +48,23 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     /// When every write finds its rows by key (`writes`: the writes that will be applied), only
     /// the rows with those keys are indexed: the rest can never be reached.
     ///
-    /// `indexEveryRow` indexes every row whatever the writes reach, so writes can be appended
-    /// later with ``append(_:)``.
+    /// `indexEveryRow` indexes every row whatever the writes reach, so writes can be laid
+    /// later with ``apply(_:)``. `tracksOutside: false` keeps no rows outside the list, for
+    /// writes without an UPDATE.
     init(
         list: CachedList, otherLists: [CachedList], primaryKeys: PrimaryKeys, writes: [Mutation],
-        indexEveryRow: Bool = false
+        indexEveryRow: Bool = false, tracksOutside: Bool = true
     ) {
+        self.tracksOutside = tracksOutside
         keys = OverlayKeys(table: list.query.table, primaryKeys: primaryKeys)
         evaluator = Evaluator(keyColumns: Set(keys.columns))
         filters = list.query.filters
         shape = ReadShape(list.query)
         slots = OverlaySlots(list.rows)
-        self.writes = writes
         let keys = keys
-        pins = writes.map { write in
-            write.operation == .update || write.operation == .delete ? keys.pin(by: write.filters) : nil
-        }
-        let reached =
-            indexEveryRow ? nil : OverlayWorkingList.keysReached(by: writes, pins: pins, keys: keys)
+        // The writes are laid by the caller (`apply(_:)`), not kept: a live read's fold would
+        // otherwise hold a copy of every queued write of its table.
+        let reached = indexEveryRow ? nil : OverlayWorkingList.keysReached(by: writes, keys: keys)
         var index = [String: Int](minimumCapacity: reached?.keys.count ?? list.rows.count)
         for (slot, row) in list.rows.enumerated() where reached?.isEmpty != true {
             guard let key = keys.indexKey(of: row) else { continue }
@@ -74,7 +74,7 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
         self.index = index
         outside = [:]
         let sameTable = otherLists.filter {
-            $0.query.reads(schema: list.query.schema, table: list.query.table)
+            tracksOutside && $0.query.reads(schema: list.query.schema, table: list.query.table)
         }
         for other in sameTable.sorted(by: { $0.fetchTick < $1.fetchTick }) {
             let origin = Origin.read(ReadShape(other.query))
@@ -91,18 +91,18 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     /// Every key `writes` can reach, or `nil` when one reaches rows by other columns (an UPDATE
     /// or DELETE not pinned to keys).
     private static func keysReached(
-        by writes: [Mutation], pins: [OverlayKeys.Pin?], keys: OverlayKeys
+        by writes: [Mutation], keys: OverlayKeys
     ) -> ReachedKeys? {
         // Room to spare keeps probes short for the many keys that are not there.
         var reached = ReachedKeys(minimumCapacity: writes.count * 4)
-        for (write, pin) in zip(writes, pins) {
+        for write in writes {
             switch write.operation {
             case .insert, .upsert:
                 for row in write.rows {
                     if let key = keys.indexKey(of: row) { reached.insert(key) }
                 }
             case .update, .delete:
-                guard let pin else { return nil }
+                guard let pin = keys.pin(by: write.filters) else { return nil }
                 for key in pin.keys { reached.insert(key) }
             }
         }
@@ -126,19 +126,10 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     /// Whether a row a write would have moved in did not join, so the list must be fetched again.
     var needsRefetch: Bool { refetches > 0 }
 
-    /// Lays one more write over the list, after those it was made with; returns whether the
-    /// list's rows changed. Needs a list made with `indexEveryRow`, whose index holds every key.
-    mutating func append(_ write: Mutation) -> Bool {
-        writes.append(write)
-        pins.append(
-            write.operation == .update || write.operation == .delete ? keys.pin(by: write.filters) : nil)
-        return apply(writeAt: writes.count - 1)
-    }
-
-    /// Lays the write at `position` in `writes` over the list; returns whether the list's rows
-    /// changed.
-    mutating func apply(writeAt position: Int) -> Bool {
-        let mutation = writes[position]
+    /// Lays one more write over the list, after those laid so far; returns whether the list's
+    /// rows changed. Writes are laid oldest first; a list made with `writes` lays exactly those
+    /// (their keys are the ones indexed), one made with `indexEveryRow` may lay any after them.
+    mutating func apply(_ mutation: Mutation) -> Bool {
         switch mutation.operation {
         case .insert:
             var changed = false
@@ -156,9 +147,9 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
             return changed
         case .update:
             let patch = mutation.rows.reduce(Row([:])) { $0.merging($1) }
-            return update(matching: mutation.filters, pin: pins[position], with: patch)
+            return update(matching: mutation.filters, pin: keys.pin(by: mutation.filters), with: patch)
         case .delete:
-            return delete(matching: mutation.filters, pin: pins[position])
+            return delete(matching: mutation.filters, pin: keys.pin(by: mutation.filters))
         }
     }
 
@@ -184,7 +175,7 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
         if let match, let old = slots[match] {
             return replace(match, old: old, with: old.merging(row), written: row)
         }
-        if let key {
+        if let key, tracksOutside {
             if isUpsert, let known = outside[key] {
                 outside[key] = Outside(row: known.row.merging(row), origin: known.origin)
             } else {
@@ -277,7 +268,7 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     private mutating func replace(_ slot: Int, old: Row, with merged: Row, written: Row) -> Bool {
         if admits(merged) == .false {
             remove(slot, row: old)
-            if let key = keys.indexKey(of: merged) {
+            if tracksOutside, let key = keys.indexKey(of: merged) {
                 outside[key] = Outside(row: merged, origin: .read(shape))
             }
             return true
