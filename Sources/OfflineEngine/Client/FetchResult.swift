@@ -38,7 +38,7 @@ public struct FetchResult: Sendable, Hashable {
     }
 
     /// The rows, in the server's order, with queued rows appended after them.
-    public var rows: [Row] { result.rows }
+    public var rows: QueryRows { result.rows }
 
     /// Decodes the rows into the app's types, e.g. `decode([Task].self)`.
     public func decode<T: Decodable>(_ type: T.Type) throws -> T {

@@ -3,10 +3,13 @@ import Foundation
 /// The rows of a read: the cached rows with the user's pending writes laid over them.
 public struct QueryResult: Sendable, Hashable {
     /// The rows, in the server's order, with queued rows appended after them.
-    public var rows: [Row]
+    public var rows: QueryRows
 
     /// A result from rows.
-    public init(rows: [Row]) { self.rows = rows }
+    public init(rows: QueryRows) { self.rows = rows }
+
+    /// A result from an array of rows.
+    public init(rows: [Row]) { self.rows = QueryRows(rows) }
 
     /// Decodes the rows into the app's types, e.g. `decode([Task].self)`.
     public func decode<T: Decodable>(_ type: T.Type) throws -> T {

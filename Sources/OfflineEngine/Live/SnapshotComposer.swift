@@ -25,7 +25,7 @@ struct SnapshotComposer: Sendable {
     private var foldOwner: String?
     private var foldQueued = WriteLog()
     /// The rows of the fold as last gathered.
-    private var lastRows: [Row]?
+    private var lastRows: QueryRows?
     /// The fetch tick of the list a synced write last asked to fetch again.
     private var refetchAskedAt: Int?
     /// Whether the fold was made anew since ``takeListKeys()`` was last called.
@@ -106,7 +106,8 @@ struct SnapshotComposer: Sendable {
                 fold = extended
                 // Unchanged rows are the ones shown last: not gathered again.
                 if !changed, let rows = lastRows { return (extended.result(rows: rows), .unchanged) }
-                let result = extended.result
+                let result = extended.gatherResult()
+                fold = extended
                 lastRows = result.rows
                 return (result, .changed)
             }
@@ -119,11 +120,11 @@ struct SnapshotComposer: Sendable {
         .map(\.mutation)
         let hasUpdates = (queued + replayed).contains { $0.operation == .update }
         let others = hasUpdates ? facts.lists.filter { $0.key != key }.map(\.value.list) : []
-        let made = OverlayFold<FilterEvaluator>(
+        var made = OverlayFold<FilterEvaluator>(
             list: list, otherLists: others, primaryKeys: primaryKeys, replayed: replayed, queued: queued)
+        let result = made.gatherResult()
         fold = made
         foldIsNew = true
-        let result = made.result
         lastRows = result.rows
         return (result, .unknown)
     }

@@ -2,7 +2,7 @@
 /// top, oldest first.
 struct OverlayResult: Sendable, Hashable {
     /// The rows to show.
-    var rows: [Row]
+    var rows: QueryRows
     /// Whether a queued write changed the rows (not merely whether one exists).
     var hasPendingMutations: Bool
     /// Whether a row read with other columns than the list reads (or with other embed options)
@@ -83,7 +83,7 @@ struct Overlay<Evaluator: RowFilterEvaluating>: Sendable {
             list.query.reads(schema: $0.mutation.schema, table: $0.mutation.table)
         }
         if laid.isEmpty {
-            return OverlayResult(rows: list.rows, hasPendingMutations: false, needsRefetch: false)
+            return OverlayResult(rows: QueryRows(list.rows), hasPendingMutations: false, needsRefetch: false)
         }
         var working = OverlayWorkingList<Evaluator>(
             list: list, otherLists: otherLists, primaryKeys: primaryKeys, writes: laid.map(\.mutation))
@@ -95,7 +95,7 @@ struct Overlay<Evaluator: RowFilterEvaluating>: Sendable {
             if working.refetches > refetches && !write.isQueued { refetchIsDue = true }
         }
         return OverlayResult(
-            rows: working.rows, hasPendingMutations: pending, needsRefetch: working.needsRefetch,
+            rows: QueryRows(working.rows), hasPendingMutations: pending, needsRefetch: working.needsRefetch,
             refetchIsDue: refetchIsDue)
     }
 }

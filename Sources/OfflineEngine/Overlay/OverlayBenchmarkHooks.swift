@@ -8,7 +8,7 @@ package enum OverlayBenchmarkHooks {
     ) -> [Row] {
         Overlay<FilterEvaluator>(primaryKeys: primaryKeys).apply(
             writes.map { OverlayWrite($0, isQueued: true) }, to: CachedList(query: query, rows: rows)
-        ).rows
+        ).rows.array
     }
 
     /// The baseline: copies `rows` and indexes them by key, the least any overlay must do;

@@ -63,12 +63,18 @@ struct OverlayFold<Evaluator: RowFilterEvaluating> {
     /// The rows as they stand, whether a queued write changed them, and whether the list must be
     /// fetched again.
     var result: OverlayResult {
-        result(rows: working.rows)
+        result(rows: QueryRows(working.rows))
+    }
+
+    /// The result, its rows gathered in storage shared with the rows gathered before when only
+    /// rows joined since (so a publish costs the rows that joined).
+    mutating func gatherResult() -> OverlayResult {
+        result(rows: working.gatherRows())
     }
 
     /// The result with `rows` standing for the rows (the caller's copy of them, when it knows
     /// they did not change), so they are not gathered again.
-    func result(rows: [Row]) -> OverlayResult {
+    func result(rows: QueryRows) -> OverlayResult {
         OverlayResult(
             rows: rows, hasPendingMutations: pending, needsRefetch: working.needsRefetch,
             refetchIsDue: refetchIsDue)

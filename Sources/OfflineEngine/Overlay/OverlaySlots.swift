@@ -10,6 +10,9 @@ struct OverlaySlots {
     private var replaced: [Row?] = []
     /// Rows that joined after the cached ones; `nil` where one left again.
     private var appended: [Row?] = []
+    /// The rows as last gathered, and how many slots there were then; `nil` once a slot before
+    /// that count changed, so the next gathering starts over.
+    private var gathered: (rows: QueryRows, slots: Int)?
 
     /// Slots for a list's cached rows.
     init(_ rows: [Row]) {
@@ -31,6 +34,7 @@ struct OverlaySlots {
             return replaced.isEmpty ? base[slot] : replaced[slot] ?? base[slot]
         }
         set {
+            if let gathered, slot < gathered.slots { self.gathered = nil }
             if slot >= base.count {
                 appended[slot - base.count] = newValue
                 return
@@ -54,6 +58,22 @@ struct OverlaySlots {
     /// Adds a row after the others.
     mutating func append(_ row: Row) {
         appended.append(row)
+    }
+
+    /// The rows, in order, sharing storage with the rows gathered before when only rows joined
+    /// since: then this costs the rows that joined, not the list.
+    mutating func gather() -> QueryRows {
+        if let gathered {
+            let joined = appended[(gathered.slots - base.count)...].compactMap { $0 }
+            let rows = gathered.rows.appending(joined)
+            self.gathered = (rows, count)
+            return rows
+        }
+        let all = rows
+        // Room to grow: the rows that join later are written after these in place.
+        let rows = QueryRows(all, reservingCapacity: all.count * 2 + 16)
+        gathered = (rows, count)
+        return rows
     }
 
     /// The rows, in order.

@@ -112,6 +112,10 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     /// The list's rows now.
     var rows: [Row] { slots.rows }
 
+    /// The list's rows now, sharing storage with those gathered before (see
+    /// `OverlaySlots.gather()`).
+    mutating func gatherRows() -> QueryRows { slots.gather() }
+
     /// The keys of the list's rows (with their slots), or `nil` once two rows share a key and
     /// rows are found by scanning instead.
     var listKeys: [String: Int]? { hasDuplicateKeys ? nil : index }

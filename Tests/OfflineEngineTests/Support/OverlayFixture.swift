@@ -54,7 +54,7 @@ enum OverlayFixture {
             writes.map { OverlayWrite($0, isQueued: true) }, to: list, otherLists: otherLists)
     }
 
-    static func ids(_ rows: [Row]) -> [String] {
+    static func ids(_ rows: some Collection<Row>) -> [String] {
         rows.map { $0["id"]?.stringValue ?? "?" }
     }
 }

@@ -137,7 +137,8 @@ struct OverlayModel {
             if changed && write.isQueued { pending = true }
         }
         return OverlayResult(
-            rows: rows, hasPendingMutations: pending, needsRefetch: refetch, refetchIsDue: refetchIsDue)
+            rows: QueryRows(rows), hasPendingMutations: pending, needsRefetch: refetch,
+            refetchIsDue: refetchIsDue)
     }
 
     /// Whether a list reads plain columns by name (a row returned with an extra column cannot
