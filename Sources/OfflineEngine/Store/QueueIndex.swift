@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Where each queued write sits in the queue table (its id to its `seq`), kept in memory.
@@ -10,29 +11,29 @@ import Synchronization
 /// with what is on disk.
 final class QueueIndex: Sendable {
     private struct State {
-        var sequenceByID: [String: Int64] = [:]
+        var sequenceByID: [UUID: Int64] = [:]
         var isStale = true
     }
 
     private let state = Mutex(State())
 
     /// The write's position in the queue table, or `nil` when it is not queued.
-    func sequence(of id: String, _ connection: SQLiteConnection) throws(StoreError) -> Int64? {
+    func sequence(of id: UUID, _ connection: SQLiteConnection) throws(StoreError) -> Int64? {
         try loaded(connection).sequenceByID[id]
     }
 
     /// Records an appended write.
-    func insert(_ id: String, sequence: Int64) {
+    func insert(_ id: UUID, sequence: Int64) {
         state.withLock { $0.sequenceByID[id] = sequence }
     }
 
     /// Forgets a write that left the queue.
-    func remove(_ id: String) {
+    func remove(_ id: UUID) {
         state.withLock { _ = $0.sequenceByID.removeValue(forKey: id) }
     }
 
     /// Replaces the map with every queued write's id and position, read in the current job.
-    func fill(_ entries: [(String, Int64)]) {
+    func fill(_ entries: [(UUID, Int64)]) {
         let fresh = State(
             sequenceByID: Dictionary(entries, uniquingKeysWith: { first, _ in first }), isStale: false)
         state.withLock { $0 = fresh }
@@ -51,8 +52,8 @@ final class QueueIndex: Sendable {
     private func loaded(_ connection: SQLiteConnection) throws(StoreError) -> State {
         if let current = state.withLock({ $0.isStale ? nil : $0 }) { return current }
         let rows = try connection.query("SELECT id, seq FROM queue") { row in
-            (row.text(0) ?? "", row.integer(1))
-        }
+            (row.text(0).flatMap(UUID.init(uuidString:)), row.integer(1))
+        }.compactMap { id, sequence in id.map { ($0, sequence) } }
         fill(rows)
         return state.withLock { $0 }
     }

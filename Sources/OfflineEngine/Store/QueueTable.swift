@@ -17,7 +17,7 @@ package struct QueueTable: Sendable {
         let id = Store.idKey(mutation.id)
         try await store.perform(writes: true) {
             [queueIndex = store.queueIndex] connection throws(StoreError) in
-            guard try queueIndex.sequence(of: id, connection) == nil else {
+            guard try queueIndex.sequence(of: mutation.id, connection) == nil else {
                 throw .failed(code: 2_067, detail: "a write with this id is already queued")
             }
             try connection.run(
@@ -31,7 +31,7 @@ package struct QueueTable: Sendable {
                 .text(mutation.table), .text(mutation.operation.rawValue), .blob(payload),
                 .real(mutation.createdAt.timeIntervalSince1970), .integer(Int64(mutation.attempts)),
                 .integer(interrupted ? 1 : 0))
-            queueIndex.insert(id, sequence: connection.lastInsertRowID)
+            queueIndex.insert(mutation.id, sequence: connection.lastInsertRowID)
         }
     }
 
@@ -44,7 +44,8 @@ package struct QueueTable: Sendable {
                 row: Self.record)
             // The whole queue was read: the index of ids comes with it, not in a second pass at
             // the first write.
-            queueIndex.fill(records.map { ($0.id, $0.sequence) })
+            queueIndex.fill(
+                records.compactMap { record in UUID(uuidString: record.id).map { ($0, record.sequence) } })
             return records
         }
         return try Self.queuedWrites(records)
@@ -87,7 +88,7 @@ package struct QueueTable: Sendable {
             [queueIndex = store.queueIndex] connection throws(StoreError) in
             var begun = Set<UUID>()
             for id in ids {
-                guard let sequence = try queueIndex.sequence(of: Store.idKey(id), connection) else {
+                guard let sequence = try queueIndex.sequence(of: id, connection) else {
                     continue
                 }
                 try connection.run(
@@ -108,7 +109,7 @@ package struct QueueTable: Sendable {
         try await store.perform(writes: true) {
             [queueIndex = store.queueIndex] connection throws(StoreError) in
             for id in ids {
-                guard let sequence = try queueIndex.sequence(of: Store.idKey(id), connection) else {
+                guard let sequence = try queueIndex.sequence(of: id, connection) else {
                     continue
                 }
                 try connection.run(
@@ -139,10 +140,9 @@ package struct QueueTable: Sendable {
     nonisolated(nonsending) package func remove(_ id: UUID) async throws(StoreError) -> Bool {
         try await store.perform(writes: true) {
             [queueIndex = store.queueIndex] connection throws(StoreError) in
-            let key = Store.idKey(id)
-            guard let sequence = try queueIndex.sequence(of: key, connection) else { return false }
+            guard let sequence = try queueIndex.sequence(of: id, connection) else { return false }
             try connection.run("DELETE FROM queue WHERE seq = ?", .integer(sequence))
-            queueIndex.remove(key)
+            queueIndex.remove(id)
             return true
         }
     }
@@ -161,7 +161,7 @@ package struct QueueTable: Sendable {
     nonisolated(nonsending) private func update(_ sql: String, _ id: UUID) async throws(StoreError) -> Bool {
         try await store.perform(writes: true) {
             [queueIndex = store.queueIndex] connection throws(StoreError) in
-            guard let sequence = try queueIndex.sequence(of: Store.idKey(id), connection) else {
+            guard let sequence = try queueIndex.sequence(of: id, connection) else {
                 return false
             }
             try connection.run(sql, .integer(sequence))

@@ -14,15 +14,14 @@ package struct RejectedTable: Sendable {
     ) async throws(StoreError) -> Bool {
         try await store.perform(writes: true, atomic: true) {
             [queueIndex = store.queueIndex] connection throws(StoreError) in
-            let key = Store.idKey(id)
-            guard let sequence = try queueIndex.sequence(of: key, connection) else { return false }
+            guard let sequence = try queueIndex.sequence(of: id, connection) else { return false }
             let payloads = try connection.query("SELECT payload FROM queue WHERE seq = ?", .integer(sequence))
             {
                 row in row.blob(0)
             }
             guard let payload = payloads.first else { return false }
             try connection.run("DELETE FROM queue WHERE seq = ?", .integer(sequence))
-            queueIndex.remove(key)
+            queueIndex.remove(id)
             try connection.run(
                 """
                 INSERT OR REPLACE INTO rejected

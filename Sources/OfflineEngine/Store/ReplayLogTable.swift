@@ -45,7 +45,7 @@ package struct ReplayLogTable: Sendable {
             var moved = Set<UUID>()
             var tables: [[String]] = []
             for id in ids {
-                guard try queueIndex.sequence(of: Store.idKey(id), connection) != nil else { continue }
+                guard try queueIndex.sequence(of: id, connection) != nil else { continue }
                 if tick == nil { tick = try Store.tick(connection) }
                 guard let logged = tick else { continue }
                 guard let (schema, table) = try Self.move(id, queueIndex, connection, tick: logged) else {
@@ -70,15 +70,14 @@ package struct ReplayLogTable: Sendable {
     private static func move(
         _ id: UUID, _ queueIndex: QueueIndex, _ connection: SQLiteConnection, tick: Int64
     ) throws(StoreError) -> (String, String)? {
-        let key = Store.idKey(id)
-        guard let sequence = try queueIndex.sequence(of: key, connection) else { return nil }
+        guard let sequence = try queueIndex.sequence(of: id, connection) else { return nil }
         let found = try connection.query(
             "SELECT schema_name, table_name, payload FROM queue WHERE seq = ?", .integer(sequence)
         ) { row in (row.text(0) ?? "", row.text(1) ?? "", row.blob(2)) }
         guard let (schema, table, payload) = found.first else { return nil }
         try connection.run("DELETE FROM queue WHERE seq = ?", .integer(sequence))
         try insertReplayed(id: id, schema: schema, table: table, payload: payload, tick: tick, connection)
-        queueIndex.remove(key)
+        queueIndex.remove(id)
         return (schema, table)
     }
 
