@@ -31,6 +31,9 @@ final class ConnectivityMonitor: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Held while telling readers, so that concurrent changes reach them in the order they
+    /// happened. The termination handlers never take it, unlike `state`.
+    private let delivery = Mutex(())
 
     /// A monitor with no source yet: `.unknown`.
     init() {}
@@ -129,21 +132,23 @@ final class ConnectivityMonitor: Sendable {
     }
 
     private func update(enabling: Bool = false, _ change: (inout State) -> Void) {
-        state.withLock { state in
-            let old = state.current
-            change(&state)
-            let new = state.combined
-            state.current = new
-            // Yield under the lock so concurrent updates reach readers in the order they happened;
-            // yielding never calls back into this monitor.
-            if new != old {
-                for reader in state.stateReaders.values { reader.yield(new) }
+        delivery.withLock { _ in
+            let (states, comebacks) = state.withLock { state in
+                let old = state.current
+                change(&state)
+                let new = state.combined
+                state.current = new
+                let cameBack =
+                    new != .offline && (old == .offline || (new == .online && old != .online) || enabling)
+                return (
+                    new != old ? state.stateReaders.values.map { ($0, new) } : [],
+                    cameBack ? Array(state.comebackReaders.values) : []
+                )
             }
-            let cameBack =
-                new != .offline && (old == .offline || (new == .online && old != .online) || enabling)
-            if cameBack {
-                for reader in state.comebackReaders.values { reader.yield() }
-            }
+            // Outside `state`: waking a reader takes its task's lock, which a thread cancelling
+            // that task holds while the stream's termination handler waits for `state`.
+            for (reader, new) in states { reader.yield(new) }
+            for reader in comebacks { reader.yield() }
         }
     }
 }
