@@ -20,10 +20,11 @@ extension EngineState {
     }
 
     /// Commits the attempts of a run (in flight, attempts counted) and checks its ticket once
-    /// more. Returns the writes to send, in order: the run up to the first that may not be sent.
-    func beginSends(_ run: ReplayRun) async -> [ReplayRun.Write] {
+    /// more. Returns the writes to send, in order: the run up to the first that may not be sent;
+    /// `nil` when the store could not commit the attempts (nothing may be sent then).
+    func beginSends(_ run: ReplayRun) async -> [ReplayRun.Write]? {
         guard let begun = try? await store.queue.beginAttempts(run.writes.map(\.mutation.id)) else {
-            return []
+            return nil
         }
         var sending: [ReplayRun.Write] = []
         for write in run.writes {

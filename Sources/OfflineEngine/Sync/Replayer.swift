@@ -88,7 +88,8 @@ struct Replayer: Sendable {
             await state.settleRejected(only.mutation.id, refusal: RejectedMutation.mayHaveBeenAppliedRefusal)
             return nil
         }
-        let writes = await state.beginSends(run)
+        // A store that cannot commit the attempts is tried again on the schedule, not at once.
+        guard let writes = await state.beginSends(run) else { return .retryLater(after: nil) }
         let accepted = AcceptedWrites()
         return await withTaskGroup(of: Void.self) { group in
             group.addTask { await accepted.settle(into: state) }

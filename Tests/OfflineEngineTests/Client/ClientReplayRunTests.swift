@@ -106,4 +106,17 @@ struct ClientReplayRunTests {
         #expect(fixture.writes.allSatisfy { $0.authorization == "Bearer token-user-1" })
         await fixture.client.close()
     }
+
+    @Test("a store that cannot begin a run's attempts sends nothing and tries again on the schedule")
+    func storeFailureWaitsForTheSchedule() async throws {
+        let fixture = try await Self.offlineQueue(of: 2)
+        // Every store job fails from now on.
+        await fixture.client.store.close()
+        await fixture.client.enableNetwork()
+        // The pass waits on the retry schedule instead of picking the run again at once.
+        try await fixture.sleepers(atLeast: 1)
+        #expect(fixture.writes.isEmpty)
+        #expect(fixture.clock.sleepLog.first == .milliseconds(300))
+        await fixture.client.close()
+    }
 }
