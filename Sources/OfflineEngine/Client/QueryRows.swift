@@ -11,8 +11,8 @@ import Synchronization
 /// ```swift
 /// for try await snapshot in client.from("tasks").select().snapshots() {
 ///     let rows = snapshot.result?.rows ?? []
-///     print(rows.count, rows.first?["title"] ?? "none")
-///     let titles = rows.map { $0["title"] }
+///     let titles = rows.compactMap { $0["title"]?.stringValue }
+///     print(rows.count, titles.first ?? "none")
 /// }
 /// ```
 public struct QueryRows: RandomAccessCollection, Sendable, Hashable, ExpressibleByArrayLiteral {
