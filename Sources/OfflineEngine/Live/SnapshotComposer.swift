@@ -103,9 +103,11 @@ struct SnapshotComposer: Sendable {
             let added = facts.laidWrites(facts.queued.writes(after: foldQueued))
             // `nil`: a fold made before any UPDATE was laid left the rows outside the list out.
             if let changed = extended.extend(with: added) {
-                fold = extended
                 // Unchanged rows are the ones shown last: not gathered again.
-                if !changed, let rows = lastRows { return (extended.result(rows: rows), .unchanged) }
+                if !changed, let rows = lastRows {
+                    fold = extended
+                    return (extended.result(rows: rows), .unchanged)
+                }
                 let result = extended.gatherResult()
                 fold = extended
                 lastRows = result.rows

@@ -40,7 +40,7 @@ extension EngineState {
         let sent = Set(sending.map(\.mutation.id))
         let unsent = run.writes.map(\.mutation.id).filter { begun.contains($0) && !sent.contains($0) }
         if !unsent.isEmpty { try? await store.queue.abandonAttempts(unsent, clearingMarks: []) }
-        guard maySend(run.ticket), ticketGate.count == run.gate else {
+        guard mayStillSend(run) else {
             await abandonSends(sending.map(\.mutation.id))
             return []
         }

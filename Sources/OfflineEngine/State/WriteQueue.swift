@@ -64,14 +64,6 @@ struct WriteQueue: Sendable {
         return entry
     }
 
-    /// The first write in order that satisfies `predicate`.
-    func first(where predicate: (QueueEntry) -> Bool) -> QueueEntry? {
-        for id in order[head...] {
-            if let entry = entries[id], predicate(entry) { return entry }
-        }
-        return nil
-    }
-
     /// The oldest writes `user`'s session may send, if the first is ready: it and the writes
     /// after it (skipping other users') of the same owner, ready to send, for which `joins` holds,
     /// up to `limit` writes.

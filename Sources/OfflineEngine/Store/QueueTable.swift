@@ -78,7 +78,7 @@ package struct QueueTable: Sendable {
     /// Marks a write as sent and not yet answered and counts the attempt, in one commit. Returns
     /// `false` when the write is not queued (cleared, settled): it must not be sent.
     nonisolated(nonsending) func beginAttempt(_ id: UUID) async throws(StoreError) -> Bool {
-        try await update("UPDATE queue SET in_flight = 1, attempts = attempts + 1 WHERE seq = ?", id)
+        try await beginAttempts([id]).contains(id)
     }
 
     /// Begins the attempts of a replay run in one commit: each write still queued is marked in

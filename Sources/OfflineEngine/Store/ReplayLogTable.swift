@@ -41,25 +41,25 @@ package struct ReplayLogTable: Sendable {
     {
         try await store.perform(writes: true, atomic: true) {
             [queueIndex = store.queueIndex] connection throws(StoreError) in
-            var tick: Int64?
+            var queued: [UUID] = []
+            for id in ids where try queueIndex.sequence(of: id, connection) != nil { queued.append(id) }
+            // No tick is taken when nothing moves.
+            guard !queued.isEmpty else { return nil }
+            let tick = try Store.tick(connection)
             var moved = Set<UUID>()
-            var tables: [[String]] = []
-            for id in ids {
-                guard try queueIndex.sequence(of: id, connection) != nil else { continue }
-                if tick == nil { tick = try Store.tick(connection) }
-                guard let logged = tick else { continue }
-                guard let (schema, table) = try Self.move(id, queueIndex, connection, tick: logged) else {
+            var tables: [(schema: String, table: String)] = []
+            for id in queued {
+                guard let (schema, table) = try Self.move(id, queueIndex, connection, tick: tick) else {
                     continue
                 }
                 moved.insert(id)
-                if !tables.contains([schema, table]) { tables.append([schema, table]) }
+                if !tables.contains(where: { $0 == (schema, table) }) { tables.append((schema, table)) }
             }
-            guard let tick else { return nil }
-            for table in tables {
+            for (schema, table) in tables {
                 try connection.run(
                     "INSERT OR REPLACE INTO marks (schema_name, table_name, tick) VALUES (?, ?, ?)",
-                    .text(table[0]), .text(table[1]), .integer(tick))
-                try Self.trim(schema: table[0], table: table[1], connection)
+                    .text(schema), .text(table), .integer(tick))
+                try Self.trim(schema: schema, table: table, connection)
             }
             return (tick, moved)
         }
