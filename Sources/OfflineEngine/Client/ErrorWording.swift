@@ -10,6 +10,7 @@ enum ErrorWording {
         case let error as StoreError: return error.description
         case let error as JSONText.MalformedJSON: return error.description
         case let error as ClientError: return error.description
+        case let error as StoredWriteUnreadable: return error.description
         default: return nil
         }
     }

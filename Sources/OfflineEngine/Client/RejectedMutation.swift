@@ -30,6 +30,18 @@ extension RejectedMutation {
     /// already, and sending it again could add a second row, so the app decides.
     public static let mayHaveBeenAppliedCode = "OFFLINE_MAY_HAVE_BEEN_APPLIED"
 
+    /// The code of a queued write the engine set aside because its stored copy could not be
+    /// read (a damaged file): it was never sent, and its rows are not known. Its table,
+    /// operation, owner and date are.
+    ///
+    /// ```swift
+    /// for try await rejected in client.rejectedMutations() {
+    ///     let lost = rejected.filter { $0.error.code == RejectedMutation.unreadableCode }
+    ///     if !lost.isEmpty { print("\(lost.count) offline changes could not be read back") }
+    /// }
+    /// ```
+    public static let unreadableCode = "OFFLINE_STORED_WRITE_UNREADABLE"
+
     /// Whether the write was set aside because it may already have been applied (see
     /// ``mayHaveBeenAppliedCode``); otherwise the server refused it.
     public var mayHaveBeenApplied: Bool { error.code == Self.mayHaveBeenAppliedCode }

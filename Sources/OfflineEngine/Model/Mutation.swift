@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The kind of a write.
 public enum MutationOperation: String, Sendable, Hashable, CaseIterable {
@@ -18,10 +19,12 @@ public enum MutationOperation: String, Sendable, Hashable, CaseIterable {
 /// A value with its parts in one shared box, copied on the first change: the queue, each table's
 /// queued writes, the facts sent to live reads and the replay log all hold the same write, so
 /// each copy costs a reference, not the whole write (measured: 100,000 queued writes held a
-/// copy of ~160 bytes in each of those places).
+/// copy of ~160 bytes in each of those places). A write read back from the queue keeps its
+/// stored bytes until its rows or filters are first needed (see ``StoredBody``), so opening
+/// the client reads the queue without decoding it.
 package struct Mutation: Sendable, Hashable, Identifiable {
-    /// The parts, compared and hashed as the write's value.
-    private struct Parts: Sendable, Hashable {
+    /// What the queue's columns hold: known without decoding the stored bytes.
+    private struct Header: Sendable, Hashable {
         /// A unique id, made on the device.
         var id: UUID
         /// The user who made the write, or `nil` when nobody was signed in.
@@ -32,99 +35,135 @@ package struct Mutation: Sendable, Hashable, Identifiable {
         var table: String
         /// Insert, upsert, update or delete.
         var operation: MutationOperation
-        /// The rows sent: the new rows of an insert or upsert, the one patch row of an update,
-        /// none for a delete.
-        var rows: [Row]
-        /// The filters of an update or delete.
-        var filters: [Filter]
-        /// An upsert's conflict columns (`on_conflict`), or `nil` for the primary key.
-        var onConflict: [String]?
-        /// An upsert that keeps the existing row (`resolution=ignore-duplicates`).
-        var ignoreDuplicates: Bool
-        /// Absent columns take their default (`Prefer: missing=default`).
-        var useDefaultForMissing: Bool
-        /// The `select` text when the write asks for its rows back (`Prefer: return=representation`).
-        var returning: String?
         /// When the write was made.
         var createdAt: Date
         /// How many times it was sent without an answer that settled it.
         var attempts: Int
     }
 
-    /// The box; changed only when this value holds the one reference to it, so no other value
-    /// (on any thread) sees the change.
+    /// The box; its header is changed only when this value holds the one reference to it, so no
+    /// other value (on any thread) sees the change. Its body is set once: at creation, or by
+    /// whichever thread first needs the stored bytes decoded (an atomic exchange, so that reading
+    /// a decoded body takes no lock: every live read lays the same writes at once).
     private final class Storage: @unchecked Sendable {
-        var parts: Parts
-        init(_ parts: Parts) { self.parts = parts }
+        var header: Header
+        /// The stored bytes of a write read back from the queue; `nil` for one made from parts.
+        let payload: Data?
+        private let decoded: Atomic<Unmanaged<BodyBox>?>
+
+        init(_ header: Header, body: MutationBody) {
+            self.header = header
+            payload = nil
+            decoded = Atomic(Unmanaged.passRetained(BodyBox(body)))
+        }
+
+        init(_ header: Header, payload: Data) {
+            self.header = header
+            self.payload = payload
+            decoded = Atomic(nil)
+        }
+
+        deinit { decoded.load(ordering: .acquiring)?.release() }
+
+        /// The body, decoded from the stored bytes first if no thread has yet.
+        var box: BodyBox {
+            if let box = decoded.load(ordering: .acquiring) { return box.takeUnretainedValue() }
+            let made = Unmanaged.passRetained(BodyBox(StoredBody.decode(payload ?? Data(), id: header.id)))
+            let (won, current) = decoded.compareExchange(
+                expected: nil, desired: made, ordering: .acquiringAndReleasing)
+            if won { return made.takeUnretainedValue() }
+            made.release()
+            return current!.takeUnretainedValue()
+        }
+
+        /// Replaces the body; only while one value holds this box.
+        func replaceBody(_ body: MutationBody) {
+            decoded.exchange(Unmanaged.passRetained(BodyBox(body)), ordering: .acquiringAndReleasing)?
+                .release()
+        }
+
+        /// A box of its own with the same header and body (still undecoded if this one is).
+        func copy() -> Storage {
+            if decoded.load(ordering: .acquiring) == nil, let payload {
+                return Storage(header, payload: payload)
+            }
+            return Storage(header, body: box.body)
+        }
+    }
+
+    /// A decoded body, shared by reference.
+    private final class BodyBox: Sendable {
+        let body: MutationBody
+        init(_ body: MutationBody) { self.body = body }
     }
 
     private var storage: Storage
 
     /// A unique id, made on the device.
     package var id: UUID {
-        get { storage.parts.id }
-        set { unique().parts.id = newValue }
+        get { storage.header.id }
+        set { unique().header.id = newValue }
     }
     /// The user who made the write, or `nil` when nobody was signed in.
     package var ownerID: String? {
-        get { storage.parts.ownerID }
-        set { unique().parts.ownerID = newValue }
+        get { storage.header.ownerID }
+        set { unique().header.ownerID = newValue }
     }
     /// The schema, or `nil` for the default.
     package var schema: String? {
-        get { storage.parts.schema }
-        set { unique().parts.schema = newValue }
+        get { storage.header.schema }
+        set { unique().header.schema = newValue }
     }
     /// The table.
     package var table: String {
-        get { storage.parts.table }
-        set { unique().parts.table = newValue }
+        get { storage.header.table }
+        set { unique().header.table = newValue }
     }
     /// Insert, upsert, update or delete.
     package var operation: MutationOperation {
-        get { storage.parts.operation }
-        set { unique().parts.operation = newValue }
+        get { storage.header.operation }
+        set { unique().header.operation = newValue }
     }
     /// The rows sent: the new rows of an insert or upsert, the one patch row of an update,
     /// none for a delete.
     package var rows: [Row] {
-        get { storage.parts.rows }
-        set { unique().parts.rows = newValue }
+        get { body(\.rows) }
+        set { changeBody { $0.rows = newValue } }
     }
     /// The filters of an update or delete.
     package var filters: [Filter] {
-        get { storage.parts.filters }
-        set { unique().parts.filters = newValue }
+        get { body(\.filters) }
+        set { changeBody { $0.filters = newValue } }
     }
     /// An upsert's conflict columns (`on_conflict`), or `nil` for the primary key.
     package var onConflict: [String]? {
-        get { storage.parts.onConflict }
-        set { unique().parts.onConflict = newValue }
+        get { body(\.onConflict) }
+        set { changeBody { $0.onConflict = newValue } }
     }
     /// An upsert that keeps the existing row (`resolution=ignore-duplicates`).
     package var ignoreDuplicates: Bool {
-        get { storage.parts.ignoreDuplicates }
-        set { unique().parts.ignoreDuplicates = newValue }
+        get { body(\.ignoreDuplicates) }
+        set { changeBody { $0.ignoreDuplicates = newValue } }
     }
     /// Absent columns take their default (`Prefer: missing=default`).
     package var useDefaultForMissing: Bool {
-        get { storage.parts.useDefaultForMissing }
-        set { unique().parts.useDefaultForMissing = newValue }
+        get { body(\.useDefaultForMissing) }
+        set { changeBody { $0.useDefaultForMissing = newValue } }
     }
     /// The `select` text when the write asks for its rows back (`Prefer: return=representation`).
     package var returning: String? {
-        get { storage.parts.returning }
-        set { unique().parts.returning = newValue }
+        get { body(\.returning) }
+        set { changeBody { $0.returning = newValue } }
     }
     /// When the write was made.
     package var createdAt: Date {
-        get { storage.parts.createdAt }
-        set { unique().parts.createdAt = newValue }
+        get { storage.header.createdAt }
+        set { unique().header.createdAt = newValue }
     }
     /// How many times it was sent without an answer that settled it.
     package var attempts: Int {
-        get { storage.parts.attempts }
-        set { unique().parts.attempts = newValue }
+        get { storage.header.attempts }
+        set { unique().header.attempts = newValue }
     }
 
     /// A write from its parts.
@@ -135,24 +174,56 @@ package struct Mutation: Sendable, Hashable, Identifiable {
         returning: String? = nil, createdAt: Date = Date(), attempts: Int = 0
     ) {
         storage = Storage(
-            Parts(
-                id: id, ownerID: ownerID, schema: schema, table: table, operation: operation, rows: rows,
-                filters: filters, onConflict: onConflict, ignoreDuplicates: ignoreDuplicates,
-                useDefaultForMissing: useDefaultForMissing, returning: returning, createdAt: createdAt,
-                attempts: attempts))
+            Header(
+                id: id, ownerID: ownerID, schema: schema, table: table, operation: operation,
+                createdAt: createdAt, attempts: attempts),
+            body: MutationBody(
+                rows: rows, filters: filters, onConflict: onConflict, ignoreDuplicates: ignoreDuplicates,
+                useDefaultForMissing: useDefaultForMissing, returning: returning))
     }
 
-    /// The box, copied first when another value shares it.
+    /// A queued write read back from the store: its columns, and its stored bytes, decoded when
+    /// its body is first needed.
+    package init(
+        storedAs payload: Data, id: UUID, ownerID: String?, schema: String?, table: String,
+        operation: MutationOperation, createdAt: Date, attempts: Int
+    ) {
+        storage = Storage(
+            Header(
+                id: id, ownerID: ownerID, schema: schema, table: table, operation: operation,
+                createdAt: createdAt, attempts: attempts),
+            payload: payload)
+    }
+
+    /// Whether the write's stored bytes could be read. A write that could not is never sent or
+    /// laid over a list: replay rejects it (``StoredWriteUnreadable``).
+    package var isReadable: Bool { body(\.isReadable) }
+
+    /// One part of the body, decoded first if need be.
+    private func body<Part>(_ part: (MutationBody) -> Part) -> Part {
+        part(storage.box.body)
+    }
+
+    /// Changes the body of this value's own box.
+    private mutating func changeBody(_ change: (inout MutationBody) -> Void) {
+        var body = storage.box.body
+        change(&body)
+        unique().replaceBody(body)
+    }
+
+    /// The box, copied first when another value shares it (an undecoded body stays undecoded).
     private mutating func unique() -> Storage {
-        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.parts) }
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
         return storage
     }
 
     package static func == (lhs: Mutation, rhs: Mutation) -> Bool {
-        lhs.storage === rhs.storage || lhs.storage.parts == rhs.storage.parts
+        lhs.storage === rhs.storage
+            || (lhs.storage.header == rhs.storage.header && lhs.body { $0 } == rhs.body { $0 })
     }
 
     package func hash(into hasher: inout Hasher) {
-        storage.parts.hash(into: &hasher)
+        storage.header.hash(into: &hasher)
+        body { $0 }.hash(into: &hasher)
     }
 }

@@ -134,6 +134,8 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     /// rows changed. Writes are laid oldest first; a list made with `writes` lays exactly those
     /// (their keys are the ones indexed), one made with `indexEveryRow` may lay any after them.
     mutating func apply(_ mutation: Mutation) -> Bool {
+        // Unreadable stored bytes: nothing to lay (replay rejects the write).
+        guard mutation.isReadable else { return false }
         switch mutation.operation {
         case .insert:
             var changed = false

@@ -116,6 +116,9 @@ enum RequestBuilder {
     static func request(for mutation: Mutation, endpoint: RESTEndpoint, accessToken: String?) throws
         -> HTTPRequest
     {
+        // A write whose stored bytes could not be read has no rows or filters to send: sent as
+        // it stands, a DELETE would reach every row.
+        guard mutation.isReadable else { throw StoredWriteUnreadable() }
         let parameters = try queryParameters(for: mutation)
         let url = try url(endpoint: endpoint, table: mutation.table, parameters: parameters)
         var headers = try baseHeaders(endpoint: endpoint, accessToken: accessToken)

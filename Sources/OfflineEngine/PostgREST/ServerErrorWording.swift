@@ -7,6 +7,8 @@ enum ServerErrorWording {
     /// A sentence such as "The server refused the write: a row with the same key already exists
     /// (HTTP 409, 23505)."
     static func sentence(status: Int, code: String?, message: String = "") -> String {
+        // Status 0: no server answered; the engine set the write aside itself, in its own words.
+        if status == 0 { return message.isEmpty ? "The write was set aside without an answer." : message }
         let safeCode = code.flatMap(Self.displayableCode)
         let suffix = safeCode.map { "(HTTP \(status), \($0))" } ?? "(HTTP \(status))"
         return "\(phrase(status: status, code: safeCode, message: message)) \(suffix)."

@@ -107,7 +107,10 @@ extension EngineState {
         guard let entry = queue[id] else { return }
         let details = RejectionDetails(refusal)
         // `false`: no longer queued (a clear wiped it meanwhile), so nothing joins the rejected.
-        guard (try? await store.rejected.add(id, details: details)) == true,
+        // Unreadable stored bytes are kept as what could be read (the write's columns), so
+        // that the rejected writes can be read back at the next open.
+        let readable = entry.mutation.isReadable ? nil : entry.mutation.persistedData()
+        guard (try? await store.rejected.add(id, details: details, storing: readable)) == true,
             handle(.rejected, of: id) == .forget
         else { return }
         forget(id)

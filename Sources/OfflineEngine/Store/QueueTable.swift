@@ -40,7 +40,7 @@ package struct QueueTable: Sendable {
         let records = try await store.perform(writes: false) {
             [queueIndex = store.queueIndex] connection throws(StoreError) in
             let records = try connection.query(
-                "SELECT seq, payload, attempts, in_flight, owner, id FROM queue ORDER BY seq",
+                "SELECT \(Self.columns) FROM queue ORDER BY seq",
                 row: Self.record)
             // The whole queue was read: the index of ids comes with it, not in a second pass at
             // the first write.
@@ -55,7 +55,7 @@ package struct QueueTable: Sendable {
     nonisolated(nonsending) package func owned(by owner: String?) async throws(StoreError) -> [QueuedWrite] {
         let records = try await store.perform(writes: false) { connection throws(StoreError) in
             try connection.query(
-                "SELECT seq, payload, attempts, in_flight, owner, id FROM queue WHERE owner IS ? ORDER BY seq",
+                "SELECT \(Self.columns) FROM queue WHERE owner IS ? ORDER BY seq",
                 .optional(owner), row: Self.record)
         }
         return try Self.queuedWrites(records)
@@ -169,6 +169,10 @@ package struct QueueTable: Sendable {
         }
     }
 
+    /// The columns a queued write is read back from, in ``record(_:)``'s order.
+    private static let columns =
+        "seq, payload, attempts, in_flight, owner, id, schema_name, table_name, operation, created_at"
+
     private struct QueueRecord: Sendable {
         var sequence: Int64
         var payload: Data
@@ -176,21 +180,34 @@ package struct QueueTable: Sendable {
         var inFlight: Bool
         var owner: String?
         var id: String
+        var schema: String
+        var table: String
+        var operation: String
+        var createdAt: Double
     }
 
     private static func record(_ row: SQLiteRow) -> QueueRecord {
         QueueRecord(
             sequence: row.integer(0), payload: row.blob(1), attempts: row.integer(2),
-            inFlight: row.integer(3) != 0, owner: row.text(4), id: row.text(5) ?? "")
+            inFlight: row.integer(3) != 0, owner: row.text(4), id: row.text(5) ?? "",
+            schema: row.text(6) ?? "", table: row.text(7) ?? "", operation: row.text(8) ?? "",
+            createdAt: row.real(9))
     }
 
+    /// The writes of `records`, from their columns; their stored bytes are decoded when first
+    /// needed (see `StoredBody`). Columns that are not a write's mean the file is damaged.
     private static func queuedWrites(_ records: [QueueRecord]) throws(StoreError) -> [QueuedWrite] {
         var writes: [QueuedWrite] = []
         writes.reserveCapacity(records.count)
         for record in records {
-            var mutation = try Store.mutation(from: record.payload)
-            mutation.attempts = Int(record.attempts)
-            mutation.ownerID = record.owner
+            guard let id = UUID(uuidString: record.id),
+                let operation = MutationOperation(rawValue: record.operation), !record.table.isEmpty
+            else { throw .corrupt }
+            let mutation = Mutation(
+                storedAs: record.payload, id: id, ownerID: record.owner,
+                schema: record.schema.isEmpty ? nil : record.schema, table: record.table,
+                operation: operation, createdAt: Date(timeIntervalSince1970: record.createdAt),
+                attempts: Int(record.attempts))
             writes.append(
                 QueuedWrite(mutation: mutation, sequence: record.sequence, isInFlight: record.inFlight))
         }

@@ -8,9 +8,10 @@ package struct RejectedTable: Sendable {
 
     /// Moves a queued write the server refused to the rejected writes, in one transaction; it stays
     /// there until dismissed. Returns `false` (and changes nothing) when the write is not queued.
+    /// `replacement` is stored instead of the queued bytes (for bytes that could not be read).
     @discardableResult
     nonisolated(nonsending) package func add(
-        _ id: UUID, details: RejectionDetails, at date: Date = Date()
+        _ id: UUID, details: RejectionDetails, at date: Date = Date(), storing replacement: Data? = nil
     ) async throws(StoreError) -> Bool {
         try await store.perform(writes: true, atomic: true) {
             [queueIndex = store.queueIndex] connection throws(StoreError) in
@@ -19,7 +20,8 @@ package struct RejectedTable: Sendable {
             {
                 row in row.blob(0)
             }
-            guard let payload = payloads.first else { return false }
+            guard let queued = payloads.first else { return false }
+            let payload = replacement ?? queued
             try connection.run("DELETE FROM queue WHERE seq = ?", .integer(sequence))
             queueIndex.remove(id)
             try connection.run(

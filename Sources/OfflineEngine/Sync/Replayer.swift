@@ -192,6 +192,12 @@ struct Replayer: Sendable {
 
     private static func refusal(from error: any Error) -> PostgrestError {
         if let refusal = error as? PostgrestError { return refusal }
+        if let unreadable = error as? StoredWriteUnreadable {
+            return PostgrestError(
+                status: 0, code: RejectedMutation.unreadableCode, message: unreadable.description,
+                details: nil,
+                hint: nil)
+        }
         if let unexpected = error as? UnexpectedResponseError {
             return PostgrestError(
                 status: unexpected.status, code: nil, message: unexpected.description, details: nil, hint: nil
