@@ -109,8 +109,8 @@ extension EngineState {
         // `false`: no longer queued (a clear wiped it meanwhile), so nothing joins the rejected.
         // Unreadable stored bytes are kept as what could be read (the write's columns), so
         // that the rejected writes can be read back at the next open.
-        let readable = entry.mutation.isReadable ? nil : entry.mutation.persistedData()
-        guard (try? await store.rejected.add(id, details: details, storing: readable)) == true,
+        let replacement = entry.mutation.isReadable ? nil : entry.mutation.persistedData()
+        guard (try? await store.rejected.add(id, details: details, storing: replacement)) == true,
             handle(.rejected, of: id) == .forget
         else { return }
         forget(id)
