@@ -8,8 +8,9 @@ let package = Package(
         .library(name: "OfflineEngine", targets: ["OfflineEngine"]),
         .library(name: "Streams", targets: ["Streams"]),
         // Test doubles for apps' and our tests: an in-memory PostgREST, a manual clock, a
-        // recording transport with faults.
-        .library(name: "OfflineEngineTesting", targets: ["OfflineEngineTesting"]),
+        // recording transport with faults, a local HTTP server, and a PostgREST stand-in over
+        // PostgreSQL (libpq).
+        .library(name: "OfflineEngineTesting", targets: ["OfflineEngineTesting", "PostgresGateway"]),
     ],
     targets: [
         // In-house AsyncSequence operators; knows nothing of the engine.
@@ -31,6 +32,12 @@ let package = Package(
         .target(
             name: "OfflineEngineTesting",
             dependencies: ["OfflineEngine"]
+        ),
+        // PostgREST's dialect as SQL over libpq, for end-to-end tests; its own target so that
+        // what needs only the in-memory doubles (the sample) does not link libpq.
+        .target(
+            name: "PostgresGateway",
+            dependencies: ["OfflineEngine", "CLibPQ"]
         ),
         .executableTarget(name: "Sample", dependencies: ["OfflineEngine", "OfflineEngineTesting"]),
         // Appends queued writes until it is killed; the crash-recovery test drives it.
@@ -57,7 +64,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["OfflineEngine", "CLibPQ"]
+            dependencies: ["OfflineEngine", "OfflineEngineTesting", "PostgresGateway", "CLibPQ"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresGateway
 import Testing
 
 @testable import OfflineEngine
@@ -69,13 +70,15 @@ struct FilterDifferentialTests {
         var report = DifferentialReport()
         for _ in 0..<Self.filterCount {
             let (filter, label) = generator.filter(&random)
-            let sql = FilterSQL(filter)
+            // The gateway's own translation: values bound untyped, as PostgREST binds them.
+            var sql = GatewaySQL()
+            let clause = try sql.whereClause([filter])
             let matching: Set<String>
             do {
                 let result = try connection.execute(
-                    "SELECT id::text FROM cases WHERE \(sql.clause)", sql.parameters)
+                    "SELECT id::text FROM cases WHERE \(clause)", sql.parameters)
                 matching = Set(result.compactMap { $0[0] })
-            } catch let error as PostgresError {
+            } catch {
                 guard let state = error.sqlState, !state.hasPrefix("XX"), !state.hasPrefix("08") else {
                     throw error
                 }

@@ -1,5 +1,5 @@
-import CLibPQ
 import Foundation
+import PostgresGateway
 import Synchronization
 
 /// A throwaway PostgreSQL server for the test process: started on first use, listening only on
@@ -87,6 +87,10 @@ final class PostgresServer: Sendable {
             let serverLog = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             throw PostgresError(sqlState: nil, message: error.message + "\n" + serverLog)
         }
+        // Supabase's roles, once for the cluster (roles are not per database): the gateway runs
+        // each request as one of them.
+        let admin = try PostgresConnection(connectionInfo(database: "postgres"))
+        for role in ["anon", "authenticated"] { try admin.execute("CREATE ROLE \(role) NOLOGIN") }
     }
 
     /// Creates an empty database with a fresh name for one test.
@@ -96,9 +100,14 @@ final class PostgresServer: Sendable {
             return counter
         }
         let name = "\(prefix)_\(number)_\(UUID().uuidString.prefix(8).lowercased())"
-        let admin = try PostgresConnection(server: self, database: "postgres")
+        let admin = try PostgresConnection(connectionInfo(database: "postgres"))
         try admin.execute("CREATE DATABASE \"\(name)\"")
         return PostgresDatabase(server: self, name: name)
+    }
+
+    /// libpq's connection string for `database`, over the server's unix socket.
+    func connectionInfo(database: String) -> String {
+        "host=\(socketDirectory) port=\(port) user=\(user) dbname=\(database)"
     }
 
     /// Stops the server and removes its folder.
@@ -192,79 +201,9 @@ struct PostgresDatabase: Sendable {
 
     /// A new connection to this database.
     func connect() throws -> PostgresConnection {
-        try PostgresConnection(server: server, database: name)
-    }
-}
-
-/// A server error: the SQLSTATE (`22P02`, ...) and message.
-struct PostgresError: Error, CustomStringConvertible {
-    /// The five-character SQLSTATE, when the server sent one.
-    let sqlState: String?
-    /// The server's message.
-    let message: String
-
-    var description: String { "PostgresError(\(sqlState ?? "-")): \(message)" }
-}
-
-/// A libpq connection; calls are serialised by a lock, so it may be shared between tasks.
-final class PostgresConnection: @unchecked Sendable {
-    private let lock = NSLock()
-    private let connection: OpaquePointer
-
-    /// Connects to `database` on `server` over its unix socket.
-    init(server: PostgresServer, database: String) throws {
-        let info = "host=\(server.socketDirectory) port=\(server.port) user=\(server.user) dbname=\(database)"
-        guard let connection = PQconnectdb(info) else {
-            throw PostgresError(sqlState: nil, message: "libpq could not allocate a connection")
-        }
-        guard PQstatus(connection) == CONNECTION_OK else {
-            let message = String(cString: PQerrorMessage(connection))
-            PQfinish(connection)
-            throw PostgresError(sqlState: nil, message: message)
-        }
-        self.connection = connection
-        _ = try execute("SET client_min_messages = warning")
+        try PostgresConnection(connectionInfo)
     }
 
-    deinit { PQfinish(connection) }
-
-    /// Runs `sql` with `parameters` bound as untyped (`unknown`) text values, as PostgREST binds
-    /// filter values; returns the rows as text cells (`nil` for SQL NULL).
-    @discardableResult
-    func execute(_ sql: String, _ parameters: [String?] = []) throws -> [[String?]] {
-        lock.lock()
-        defer { lock.unlock() }
-        let copies = parameters.map { $0.flatMap { strdup($0) } }
-        defer { for copy in copies { free(copy) } }
-        let values = copies.map { UnsafePointer<CChar>($0) }
-        let result = values.withUnsafeBufferPointer { buffer in
-            PQexecParams(connection, sql, Int32(parameters.count), nil, buffer.baseAddress, nil, nil, 0)
-        }
-        guard let result else {
-            throw PostgresError(sqlState: nil, message: String(cString: PQerrorMessage(connection)))
-        }
-        defer { PQclear(result) }
-        let status = PQresultStatus(result)
-        guard status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK else {
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-            let message = PQresultErrorMessage(result).map { String(cString: $0) } ?? "unknown error"
-            throw PostgresError(sqlState: state, message: message)
-        }
-        var rows = [[String?]]()
-        let rowCount = PQntuples(result)
-        let columnCount = PQnfields(result)
-        rows.reserveCapacity(Int(rowCount))
-        for row in 0..<rowCount {
-            var cells = [String?]()
-            for column in 0..<columnCount {
-                if PQgetisnull(result, row, column) == 1 {
-                    cells.append(nil)
-                } else {
-                    cells.append(String(cString: PQgetvalue(result, row, column)))
-                }
-            }
-            rows.append(cells)
-        }
-        return rows
-    }
+    /// libpq's connection string for this database, over the server's unix socket.
+    var connectionInfo: String { server.connectionInfo(database: name) }
 }

@@ -1,0 +1,65 @@
+import Foundation
+import OfflineEngine
+
+/// An answer PostgREST gives for an error: its status and JSON body (`code`, `message`,
+/// `details`, `hint`).
+struct GatewayRefusal: Error {
+    let status: Int
+    let code: String
+    let message: String
+    var details: String?
+    var hint: String?
+
+    /// The answer's HTTP form.
+    var response: HTTPResponse {
+        let body: JSONValue = .object([
+            "code": .string(code), "message": .string(message),
+            "details": details.map(JSONValue.string) ?? .null, "hint": hint.map(JSONValue.string) ?? .null,
+        ])
+        var headers: HTTPHeaders = ["Content-Type": "application/json; charset=utf-8"]
+        if status == 401 { headers["WWW-Authenticate"] = "Bearer" }
+        return HTTPResponse(status: status, headers: headers, body: Data(JSONText.string(body).utf8))
+    }
+
+    /// A request the gateway does not translate.
+    static func unsupported(_ what: String) -> GatewayRefusal {
+        GatewayRefusal(
+            status: 400, code: "PGRST100", message: "The local PostgREST gateway does not support \(what).")
+    }
+
+}
+
+extension GatewayRefusal {
+    /// PostgREST's answer for a PostgreSQL error: its SQLSTATE mapped to a status as PostgREST
+    /// maps it (42501 is 401 for the anonymous role, 403 for a signed-in one).
+    init(_ error: PostgresError, anonymous: Bool) {
+        let state = error.sqlState ?? "XX000"
+        if state == "42P01" {
+            self.init(
+                status: 404, code: "PGRST205", message: "Could not find the table in the schema cache")
+            return
+        }
+        self.init(
+            status: Self.status(of: state, anonymous: anonymous), code: state, message: error.message,
+            details: error.detail, hint: error.hint)
+    }
+
+    private static func status(of state: String, anonymous: Bool) -> Int {
+        switch state {
+        case "42501": return anonymous ? 401 : 403
+        case "23505", "23503": return 409
+        case "25006": return 405
+        case "42883", "42P01": return 404
+        case "P0001": return 400
+        case "57014": return 500
+        default: break
+        }
+        switch state.prefix(2) {
+        case "08", "53": return 503
+        case "09", "25", "2D", "38", "39", "3B", "40", "55", "57", "58", "F0", "HV", "P0", "XX": return 500
+        case "0L", "0P", "28": return 403
+        case "54": return 413
+        default: return 400
+        }
+    }
+}
