@@ -42,6 +42,9 @@ let package = Package(
         .executableTarget(name: "Sample", dependencies: ["OfflineEngine", "OfflineEngineTesting"]),
         // Appends queued writes until it is killed; the crash-recovery test drives it.
         .executableTarget(name: "StoreCrashHelper", dependencies: ["OfflineEngine"]),
+        // Queues writes and replays them to a server until it is killed; the end-to-end crash
+        // test drives it.
+        .executableTarget(name: "ReplayCrashHelper", dependencies: ["OfflineEngine"]),
         .executableTarget(
             name: "Benchmarks",
             dependencies: ["OfflineEngine", "OfflineEngineTesting", "Streams", "CSQLite"],
@@ -64,7 +67,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["OfflineEngine", "OfflineEngineTesting", "PostgresGateway", "CLibPQ"]
+            dependencies: ["OfflineEngine", "OfflineEngineTesting", "PostgresGateway", "CLibPQ", "ReplayCrashHelper"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -4,7 +4,7 @@ import PostgresGateway
 
 /// A test's own database laid out as on Supabase: `auth.uid()` reading the request's JWT
 /// claims, and a `tasks` table whose row-level security lets each user see and write only
-/// their own rows.
+/// their own rows, and a `journal` of writes in the order the server applied them.
 struct SupabaseDatabase {
     let database: PostgresDatabase
     /// A connection as the superuser, to read what the server holds (bypassing RLS).
@@ -32,6 +32,19 @@ struct SupabaseDatabase {
             "ALTER TABLE public.tasks ENABLE ROW LEVEL SECURITY",
             "CREATE POLICY own_rows ON public.tasks USING (auth.uid() = user_id) WITH CHECK (auth.uid() = user_id)",
             "GRANT SELECT, INSERT, UPDATE, DELETE ON public.tasks TO authenticated",
+            // Writes in the order the server applied them (`seq`), for the crash test.
+            """
+            CREATE TABLE public.journal (
+                seq bigserial NOT NULL,
+                id uuid PRIMARY KEY,
+                n integer NOT NULL,
+                user_id uuid NOT NULL DEFAULT auth.uid()
+            )
+            """,
+            "ALTER TABLE public.journal ENABLE ROW LEVEL SECURITY",
+            "CREATE POLICY own_rows ON public.journal USING (auth.uid() = user_id) WITH CHECK (auth.uid() = user_id)",
+            "GRANT SELECT, INSERT ON public.journal TO authenticated",
+            "GRANT USAGE ON SEQUENCE public.journal_seq_seq TO authenticated",
         ] {
             try admin.execute(statement)
         }
