@@ -29,7 +29,9 @@ public final class LocalHTTPServer: Sendable {
     /// `http://127.0.0.1:<port>`.
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
-    private let listening: Int32
+    /// The listening socket, or `nil` while stopped (connections are refused).
+    private let listening: Mutex<Int32?>
+    private let faults = Mutex<[LocalHTTPFault.Rule]>([])
     private let handler: any HTTPTransport
     private let exchanges: AsyncStream<Exchange>
     private let arrivals: AsyncStream<Exchange>.Continuation
@@ -42,7 +44,9 @@ public final class LocalHTTPServer: Sendable {
 
     private init(handler: any HTTPTransport) throws {
         self.handler = handler
-        (listening, port) = try Self.openListeningSocket()
+        let (socket, port) = try Self.openListeningSocket(port: 0)
+        self.port = port
+        listening = Mutex(socket)
         (exchanges, arrivals) = AsyncStream.makeStream(of: Exchange.self)
     }
 
@@ -52,8 +56,7 @@ public final class LocalHTTPServer: Sendable {
         _ handler: any HTTPTransport, _ body: (LocalHTTPServer) async throws -> T
     ) async throws -> T {
         let server = try LocalHTTPServer(handler: handler)
-        let accepting = Thread { [server] in server.acceptConnections() }
-        accepting.start()
+        server.startAccepting()
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await server.answerRequests() }
             defer { server.stop() }
@@ -63,14 +66,65 @@ public final class LocalHTTPServer: Sendable {
 
     /// Stops accepting: the accept thread ends, and the answering loop once its answers are done.
     private func stop() {
-        shutdown(listening, Int32(SHUT_RDWR))
-        close(listening)
+        stopAccepting()
         arrivals.finish()
+    }
+
+    /// Stops listening, as a server that went down: connecting is refused until
+    /// ``resumeAccepting()``. Answers under way still go out.
+    public func stopAccepting() {
+        guard
+            let socket = listening.withLock({ current in
+                defer { current = nil }
+                return current
+            })
+        else { return }
+        shutdown(socket, Int32(SHUT_RDWR))
+        close(socket)
+    }
+
+    /// Listens again on the same port, as a server that came back.
+    public func resumeAccepting() throws {
+        let (socket, _) = try Self.openListeningSocket(port: port)
+        let replaced = listening.withLock { current in
+            defer { current = current ?? socket }
+            return current != nil
+        }
+        if replaced { close(socket) } else { startAccepting() }
+    }
+
+    /// Makes the next `times` requests for which `matches` holds meet `fault` (see
+    /// ``LocalHTTPFault``); rules are used in the order they were added.
+    public func inject(
+        _ fault: LocalHTTPFault, times: Int = 1,
+        where matches: @escaping @Sendable (HTTPRequest) -> Bool = { _ in true }
+    ) {
+        faults.withLock { $0.append(LocalHTTPFault.Rule(fault: fault, remaining: times, matches: matches)) }
+    }
+
+    /// How many injected faults have not been met yet.
+    public var unusedFaults: Int { faults.withLock { $0.reduce(0) { $0 + $1.remaining } } }
+
+    private func startAccepting() {
+        guard let socket = listening.withLock({ $0 }) else { return }
+        let accepting = Thread { [self] in acceptConnections(on: socket) }
+        accepting.start()
+    }
+
+    /// The fault the next answer to `request` meets, if any (used up).
+    private func takeFault(for request: HTTPRequest) -> LocalHTTPFault? {
+        faults.withLock { rules in
+            guard let index = rules.firstIndex(where: { $0.matches(request) }) else { return nil }
+            rules[index].remaining -= 1
+            let fault = rules[index].fault
+            if rules[index].remaining <= 0 { rules.remove(at: index) }
+            return fault
+        }
     }
 
     // MARK: Sockets (on threads of their own)
 
-    private static func openListeningSocket() throws -> (Int32, UInt16) {
+    private static func openListeningSocket(port: UInt16) throws -> (Int32, UInt16) {
         #if canImport(Glibc)
             let stream = Int32(SOCK_STREAM.rawValue)
         #else
@@ -82,7 +136,7 @@ public final class LocalHTTPServer: Sendable {
         setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
+        address.sin_port = port.bigEndian
         address.sin_addr = in_addr(s_addr: UInt32(0x7f00_0001).bigEndian)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
@@ -97,9 +151,9 @@ public final class LocalHTTPServer: Sendable {
         return (descriptor, UInt16(bigEndian: address.sin_port))
     }
 
-    private func acceptConnections() {
+    private func acceptConnections(on socket: Int32) {
         while true {
-            let connection = accept(listening, nil, nil)
+            let connection = accept(socket, nil, nil)
             guard connection >= 0 else {
                 if errno == EINTR { continue }
                 return
@@ -140,21 +194,43 @@ public final class LocalHTTPServer: Sendable {
     }
 
     private func answer(_ exchange: Exchange) async {
-        let response: HTTPResponse
+        defer { close(exchange.socket) }
+        let request: HTTPRequest
         switch exchange.reading {
-        case .request(let request):
-            do {
-                response = try await handler.send(request)
-            } catch {
-                response = Self.message(500, "the handler failed")
-            }
+        case .request(let read): request = read
         case .malformed(let reason):
-            response = Self.message(400, reason)
+            return Self.write(HTTPWire.bytes(of: Self.message(400, reason)), to: exchange.socket)
         case .incomplete:
-            response = Self.message(400, "the request ended early")
+            return Self.write(
+                HTTPWire.bytes(of: Self.message(400, "the request ended early")), to: exchange.socket)
         }
-        Self.write(HTTPWire.bytes(of: response), to: exchange.socket)
-        close(exchange.socket)
+        let fault = takeFault(for: request)
+        if case .status(let status)? = fault {
+            return Self.write(HTTPWire.bytes(of: LocalHTTPFault.page(status)), to: exchange.socket)
+        }
+        let response: HTTPResponse
+        do {
+            response = try await handler.send(request)
+        } catch {
+            response = Self.message(500, "the handler failed")
+        }
+        let bytes = HTTPWire.bytes(of: response)
+        switch fault {
+        case .delay(let duration)?:
+            try? await Task.sleep(for: duration)
+            Self.write(bytes, to: exchange.socket)
+        case .dropMidBody?:
+            // The head promises a body of which half arrives (a few bytes when it had none).
+            var cut = response
+            if cut.body.isEmpty { cut.body = Data("[{\"lost\":true}]".utf8) }
+            let whole = HTTPWire.bytes(of: cut)
+            Self.write(Array(whole.prefix(whole.count - cut.body.count / 2)), to: exchange.socket)
+        case .loseAnswer?:
+            // Reset, not closed: the client sees the connection fail with nothing answered.
+            Self.reset(exchange.socket)
+        case .status?, nil:
+            Self.write(bytes, to: exchange.socket)
+        }
     }
 
     private static func write(_ bytes: [UInt8], to socket: Int32) {
@@ -164,6 +240,12 @@ public final class LocalHTTPServer: Sendable {
             guard count > 0 else { return }
             sent += count
         }
+    }
+
+    /// Makes the coming close reset the connection (RST) instead of ending it.
+    private static func reset(_ socket: Int32) {
+        var option = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(socket, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
     }
 
     /// Writing to a connection the client closed fails instead of raising SIGPIPE.
