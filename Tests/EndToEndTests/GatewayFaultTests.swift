@@ -32,35 +32,37 @@ struct GatewayFaultTests {
         }
     }
 
-    @Test("503 and 520 HTML pages on replay: the writes wait and retry, and each lands once, none rejected")
-    func proxyPages() async throws {
-        let database = try SupabaseDatabase()
-        try await LocalHTTPServer.serving(try database.gateway()) { local in
-            let clock = ManualClock()
-            let client = try await Self.client(local, clock: clock)
-            try await Self.queueTasks(1...3, on: client)
-            local.inject(.status(503), times: 2) { $0.method == .post }
-            local.inject(.status(520)) { $0.method == .post }
-            await client.enableNetwork()
-            _ = try await driving(clock) { try await first(of: client.pendingMutationCount()) { $0 == 0 } }
-            #expect(local.unusedFaults == 0, "every fault was met")
-            #expect(try database.tasks().map { $0[0] } == ["1", "2", "3"])
-            #expect(try await first(of: client.rejectedMutations()) { _ in true }.isEmpty)
-            await client.close()
+    /// Faults met by the writes of a replay.
+    enum ReplayFaults: String, CaseIterable, CustomTestStringConvertible {
+        case proxyPages = "two 503 pages and a 520 page, in HTML"
+        case lostAnswers =
+            "a connection dropped halfway through the answer and an answer lost after the commit"
+
+        var testDescription: String { rawValue }
+
+        func inject(into server: LocalHTTPServer) {
+            let isWrite: @Sendable (HTTPRequest) -> Bool = { $0.method == .post }
+            switch self {
+            case .proxyPages:
+                server.inject(.status(503), times: 2, where: isWrite)
+                server.inject(.status(520), where: isWrite)
+            case .lostAnswers:
+                server.inject(.dropMidBody, where: isWrite)
+                server.inject(.loseAnswer, where: isWrite)
+            }
         }
     }
 
     @Test(
-        "a connection dropped halfway through the answer and an answer lost after the commit: each write is applied once, not rejected"
-    )
-    func lostAnswers() async throws {
+        "faults on replay: the writes wait and retry on the schedule, and each is applied once, none rejected",
+        arguments: ReplayFaults.allCases)
+    func replayThroughFaults(_ faults: ReplayFaults) async throws {
         let database = try SupabaseDatabase()
         try await LocalHTTPServer.serving(try database.gateway()) { local in
             let clock = ManualClock()
             let client = try await Self.client(local, clock: clock)
             try await Self.queueTasks(1...3, on: client)
-            local.inject(.dropMidBody) { $0.method == .post }
-            local.inject(.loseAnswer) { $0.method == .post }
+            faults.inject(into: local)
             await client.enableNetwork()
             _ = try await driving(clock) { try await first(of: client.pendingMutationCount()) { $0 == 0 } }
             #expect(local.unusedFaults == 0, "every fault was met")
