@@ -10,7 +10,8 @@ public enum LocalHTTPFault: Sendable {
     /// The handler answers, and the answer is held this long (real time) before it is sent:
     /// a slow answer that writes may overtake.
     case delay(Duration)
-    /// The handler answers, then the connection closes halfway through the body.
+    /// The handler answers, then the connection closes halfway through the body (the head is
+    /// sent whole, with a body promised when the answer had none).
     case dropMidBody
     /// The handler answers (a write is applied, its statement committed), then the connection
     /// closes with no answer at all.

@@ -114,4 +114,24 @@ struct GatewayDialectTests {
         #expect(try await gateway.send(Self.request(.delete, "tasks?id=eq.1")).status == 204)
         #expect(try database.tasks().map { $0[0] } == ["2"])
     }
+
+    @Test("Content-Profile and Accept-Profile name the schema a write and a read go to")
+    func profiles() async throws {
+        let database = try SupabaseDatabase()
+        for statement in [
+            "CREATE SCHEMA private", "CREATE TABLE private.notes (id integer PRIMARY KEY, body text)",
+            "GRANT USAGE ON SCHEMA private TO authenticated", "GRANT ALL ON private.notes TO authenticated",
+        ] {
+            try database.admin.execute(statement)
+        }
+        let gateway = try database.gateway()
+        let written = try await gateway.send(
+            Self.request(
+                .post, "notes", body: #"[{"id":1,"body":"kept apart"}]"#,
+                headers: ["Content-Profile": "private"]))
+        #expect(written.status == 201)
+        let read = try await gateway.send(Self.request(.get, "notes", headers: ["Accept-Profile": "private"]))
+        #expect(try JSONText.parse(read.body) == (try JSONText.parse(#"[{"id":1,"body":"kept apart"}]"#)))
+        #expect(try await gateway.send(Self.request(.get, "notes")).status == 404, "no public.notes")
+    }
 }
