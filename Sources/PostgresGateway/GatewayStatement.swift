@@ -33,8 +33,10 @@ struct GatewayStatement {
         guard query.embedParameters.isEmpty, !query.select.contains("(") else {
             throw GatewaySQL.Unsupported(what: "embedded tables")
         }
-        if (request.headers["Accept"] ?? "").contains("vnd.pgrst") {
-            throw GatewaySQL.Unsupported(what: "a vnd.pgrst media type")
+        let accept = request.headers["Accept"] ?? "application/json"
+        guard accept.contains("application/json") || accept.contains("*/*"), !accept.contains("vnd.pgrst")
+        else {
+            throw GatewaySQL.Unsupported(what: "answers other than a JSON array")
         }
         self.query = query
         projection = try GatewaySQL.selectList(query.select)
@@ -42,6 +44,12 @@ struct GatewayStatement {
             (request.headers["Prefer"] ?? "").split(separator: ",").map {
                 $0.trimmingCharacters(in: .whitespaces)
             })
+        // Preferences that would change what is committed or counted are refused, not ignored.
+        if let refused = prefer.first(where: {
+            $0.hasPrefix("tx=") || $0.hasPrefix("max-affected") || $0 == "handling=strict"
+        }) {
+            throw GatewaySQL.Unsupported(what: "Prefer: \(refused)")
+        }
         let table = GatewaySQL.table(query.table, schema: schema)
         let columns = parameters.first { $0.name == "columns" }?.value
         let onConflict = parameters.first { $0.name == "on_conflict" }?.value

@@ -49,6 +49,20 @@ struct GatewayDialectTests {
         #expect(
             embedded.status == 400
                 && String(decoding: embedded.body, as: UTF8.self).contains("does not support"))
+        for (path, prefer, accept) in [
+            ("tasks", "tx=rollback", "application/json"), ("tasks?select=id", nil, "text/csv"),
+            ("tasks?title=fts.word", nil, "application/json"),
+            ("tasks?order=data->>x", nil, "application/json"),
+        ] {
+            let refused = try await gateway.send(
+                Self.request(
+                    path.contains("select") || prefer == nil ? .get : .post, path,
+                    body: prefer == nil ? nil : row,
+                    prefer: prefer, headers: ["Accept": accept]))
+            #expect(refused.status == 400, "\(path) \(prefer ?? "") \(accept)")
+            #expect(String(decoding: refused.body, as: UTF8.self).contains("does not support"))
+        }
+        #expect(try database.tasks().count == 1, "a refused write changes nothing")
         let notJWT = try await gateway.send(Self.request(.get, "tasks", token: "not-a-jwt"))
         #expect(notJWT.status == 401)
     }
