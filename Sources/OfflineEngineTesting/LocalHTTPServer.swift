@@ -94,7 +94,8 @@ public final class LocalHTTPServer: Sendable {
     }
 
     /// Makes the next `times` requests for which `matches` holds meet `fault` (see
-    /// ``LocalHTTPFault``); rules are used in the order they were added.
+    /// ``LocalHTTPFault``); rules are used in the order they were added. `matches` runs under the
+    /// server's lock: it must not call the server.
     public func inject(
         _ fault: LocalHTTPFault, times: Int = 1,
         where matches: @escaping @Sendable (HTTPRequest) -> Bool = { _ in true }
@@ -131,7 +132,7 @@ public final class LocalHTTPServer: Sendable {
             let stream = SOCK_STREAM
         #endif
         let descriptor = socket(AF_INET, stream, 0)
-        guard descriptor >= 0 else { throw ServerError(what: "a socket could not be made") }
+        guard descriptor >= 0 else { throw LocalHTTPServerError(what: "a socket could not be made") }
         var reuse: Int32 = 1
         setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
@@ -146,7 +147,7 @@ public final class LocalHTTPServer: Sendable {
         }
         guard bound, listen(descriptor, 128) == 0 else {
             close(descriptor)
-            throw ServerError(what: "127.0.0.1 could not be listened on")
+            throw LocalHTTPServerError(what: "127.0.0.1 could not be listened on")
         }
         return (descriptor, UInt16(bigEndian: address.sin_port))
     }
@@ -256,12 +257,13 @@ public final class LocalHTTPServer: Sendable {
     private static func message(_ status: Int, _ text: String) -> HTTPResponse {
         HTTPResponse(
             status: status, headers: ["Content-Type": "application/json"],
-            body: Data(#"{"code":"LOCAL","message":"\#(text)","details":null,"hint":null}"#.utf8))
+            body: JSONText.data(
+                .object(["code": "LOCAL", "message": .string(text), "details": .null, "hint": .null])))
     }
 }
 
-/// The local server could not start.
-public struct ServerError: Error, CustomStringConvertible {
+/// The local server could not start (or listen again).
+public struct LocalHTTPServerError: Error, CustomStringConvertible {
     let what: String
     public var description: String { "The local HTTP server could not start: \(what)." }
 }

@@ -91,9 +91,7 @@ struct GatewayStatement {
         let rows = try Self.objects(body)
         let keys: [String]
         if let columns {
-            keys = columns.split(separator: ",").map {
-                $0.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
-            }
+            keys = Self.names(columns)
         } else {
             keys = rows.first.map { $0.keys.sorted() } ?? []
             guard rows.allSatisfy({ Set($0.keys) == Set(keys) }) else {
@@ -114,7 +112,7 @@ struct GatewayStatement {
         let head = "INSERT INTO \(table) (\(quoted.joined(separator: ", "))) VALUES "
         let values = tuples.joined(separator: ", ")
         if prefer.contains("resolution=merge-duplicates") || prefer.contains("resolution=ignore-duplicates") {
-            conflictColumns = onConflict.map { $0.split(separator: ",").map(String.init) }
+            conflictColumns = onConflict.map(Self.names)
             upsertRows = (head, keys, values)
             sql = ""
         } else {
@@ -228,6 +226,11 @@ struct GatewayStatement {
         case .number(let number): return number.description
         case .array, .object: return JSONText.string(value)
         }
+    }
+
+    /// The column names of a `columns` or `on_conflict` list (`"a","b"` or `a,b`).
+    private static func names(_ list: String) -> [String] {
+        list.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\" ")) }
     }
 
     /// `Range: 0-19` (or `10-`) as its first and last index.
