@@ -55,4 +55,20 @@ struct JSONTextTests {
             onConflict: ["id"], returning: "*", createdAt: Date(timeIntervalSince1970: 1_764_421_234.123))
         #expect(try Mutation(persistedData: mutation.persistedData()) == mutation)
     }
+
+    @Test("a date is written with its milliseconds, rounded, in UTC, and reads back to the same millisecond")
+    func timestampsRoundTrip() throws {
+        var random = SeededRandom(state: 7)
+        for _ in 0..<2_000 {
+            // From 1906 to 2223, negative times (before 1970) included.
+            let milliseconds = Int64.random(in: -2_000_000_000_000...8_000_000_000_000, using: &random)
+            let date = Date(timeIntervalSince1970: Double(milliseconds) / 1_000)
+            let text = ISO8601Timestamp.string(from: date)
+            #expect(text.hasSuffix("Z") && text.count == 24, "\(text)")
+            let back = try #require(ISO8601Timestamp.date(from: text))
+            #expect(Int64((back.timeIntervalSince1970 * 1_000).rounded()) == milliseconds, "\(text)")
+        }
+        #expect(
+            ISO8601Timestamp.string(from: Date(timeIntervalSince1970: -0.001)) == "1969-12-31T23:59:59.999Z")
+    }
 }

@@ -58,6 +58,11 @@ private struct NewTask: Encodable, Sendable {
     var title: String
 }
 
+private struct DatedTask: Encodable, Sendable {
+    var id: Int
+    var due: Date
+}
+
 let requestCases: [RequestCase] = [
     read("default select", tasks.select(), "select=%2A"),
     read("select without whitespace", tasks.select("id, title,\n done"), "select=id%2Ctitle%2Cdone"),
@@ -186,6 +191,17 @@ let requestCases: [RequestCase] = [
         build: send { try tasks.insert(NewTask(id: 2, title: "Eggs + ham")).select() }, method: .post,
         target: "/rest/v1/tasks?select=%2A", headers: writeHeaders(prefer: "return=representation"),
         body: #"[{"id":2,"title":"Eggs + ham"}]"#),
+    RequestCase(
+        name: "a Date in a body keeps its milliseconds (ISO 8601 in UTC, as supabase-swift sends it)",
+        build: send {
+            try tasks.insert(DatedTask(id: 3, due: Date(timeIntervalSince1970: 1_700_000_000.123)))
+        },
+        method: .post, target: "/rest/v1/tasks", headers: writeHeaders(prefer: "return=minimal"),
+        body: #"[{"due":"2023-11-14T22:13:20.123Z","id":3}]"#),
+    read(
+        "a Date in a filter keeps its milliseconds",
+        tasks.select().lt("due", value: Date(timeIntervalSince1970: 1_700_000_000.123)),
+        "select=%2A&due=lt.2023-11-14T22%3A13%3A20.123Z"),
     RequestCase(
         name: "bulk insert with differing keys sends the union as columns",
         build: send { try tasks.insert([["id": 1, "title": "a"], ["id": 2, "done": true]] as [Row]) },

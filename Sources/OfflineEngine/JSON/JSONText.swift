@@ -107,10 +107,13 @@ package enum JSONText {
 extension JSONValue {
     /// Encodes any `Encodable` value (a row struct, say) into a JSON value, keeping numbers exact.
     ///
-    /// Dates are written as ISO 8601 strings, as supabase-swift does.
+    /// Dates are written as ISO 8601 strings with milliseconds in UTC, as supabase-swift does.
     package init<T: Encodable>(encoding value: T) throws {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(ISO8601Timestamp.string(from: date))
+        }
         self = try JSONText.parse(try encoder.encode(value))
     }
 
@@ -145,8 +148,15 @@ enum ISO8601Timestamp {
         return try? plain.parse(text + "Z")
     }
 
-    /// Milliseconds in UTC, as supabase-swift writes dates.
+    /// Milliseconds in UTC, as supabase-swift writes dates, rounded to the nearest millisecond
+    /// (`1700000000.123` is stored as `1700000000.12299…`: truncating would send `.122`).
     static func string(from date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1_000).rounded())
+        let (quotient, remainder) = milliseconds.quotientAndRemainder(dividingBy: 1_000)
+        let seconds = remainder < 0 ? quotient - 1 : quotient
+        let fraction = remainder < 0 ? remainder + 1_000 : remainder
+        let whole = Date(timeIntervalSince1970: Double(seconds)).formatted(Date.ISO8601FormatStyle())
+        let digits = String(fraction)
+        return whole.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
     }
 }

@@ -2,7 +2,15 @@ import Foundation
 
 /// A value that can stand in a PostgREST filter, written as the text PostgREST reads.
 ///
-/// Mirrors supabase-swift's `PostgrestFilterValue`.
+/// Mirrors supabase-swift's `PostgrestFilterValue`, except that an optional is not one: `nil`
+/// passed to `eq` would send `eq.null`, which PostgreSQL compares with the text `'null'` (a wrong
+/// row on a text column, a 400 on others). Rows whose column is null are `is(_:value: nil)`.
+///
+/// ```swift
+/// let email: String? = nil
+/// let read = email.map { client.from("users").select().eq("email", value: $0) }
+///     ?? client.from("users").select().is("email", value: nil)
+/// ```
 public protocol FilterValue: Sendable {
     /// The text PostgREST compares with the column, before URL encoding.
     var rawValue: String { get }
@@ -64,9 +72,4 @@ extension JSONValue: FilterValue {
         case .array, .object: return JSONText.string(self)
         }
     }
-}
-
-extension Optional: FilterValue where Wrapped: FilterValue {
-    /// The wrapped value's text, or `null`.
-    public var rawValue: String { self?.rawValue ?? "null" }
 }
