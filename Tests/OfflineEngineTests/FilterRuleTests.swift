@@ -232,4 +232,25 @@ struct FilterRuleTests {
         #expect(evaluator.evaluate([condition("c", .eq, "x")], on: row) == .false)
         #expect(evaluator.evaluate(condition("c", .neq, "x", negated: true), on: row) == .false)
     }
+
+    @Test(
+        "supabase-swift's named filters: notIn is evaluated on the device; patterns over lists, arrays, ranges and text search stay unknown"
+    )
+    func namedFilters() {
+        let evaluator = FilterEvaluator(keyColumns: ["id"])
+        let row: Row = ["id": 2, "title": "milk and eggs", "tags": "{a,b}", "ages": "[10,20)"]
+        let table = TableQuery(table: "tasks").select()
+        #expect(evaluator.evaluate(table.notIn("id", values: [1, 3]).query.filters, on: row) == .true)
+        #expect(evaluator.evaluate(table.notIn("id", values: [2]).query.filters, on: row) == .false)
+        let undecidable = [
+            table.likeAllOf("title", patterns: ["*milk*", "*eggs*"]),
+            table.iLikeAnyOf("title", patterns: ["*MILK*"]),
+            table.contains("tags", value: "{a}"), table.containedBy("tags", value: "{a,b,c}"),
+            table.overlaps("tags", value: "{b}"), table.rangeLt("ages", range: "[30,40)"),
+            table.rangeAdjacent("ages", range: "[20,30)"), table.textSearch("title", query: "milk"),
+        ]
+        for read in undecidable {
+            #expect(evaluator.evaluate(read.query.filters, on: row) == .unknown, "\(read.query.filters)")
+        }
+    }
 }

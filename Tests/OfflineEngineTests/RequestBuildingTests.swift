@@ -199,6 +199,66 @@ let requestCases: [RequestCase] = [
         method: .post, target: "/rest/v1/tasks", headers: writeHeaders(prefer: "return=minimal"),
         body: #"[{"due":"2023-11-14T22:13:20.123Z","id":3}]"#),
     read(
+        "likeAllOf sends like(all) with a brace list",
+        tasks.select().likeAllOf("title", patterns: ["*milk*", "*eggs*"]),
+        "select=%2A&title=like%28all%29.%7B%2Amilk%2A%2C%2Aeggs%2A%7D"),
+    read(
+        "likeAnyOf sends like(any)", tasks.select().likeAnyOf("title", patterns: ["a*", "b*"]),
+        "select=%2A&title=like%28any%29.%7Ba%2A%2Cb%2A%7D"),
+    read(
+        "iLikeAllOf sends ilike(all)", tasks.select().iLikeAllOf("title", patterns: ["*MILK*"]),
+        "select=%2A&title=ilike%28all%29.%7B%2AMILK%2A%7D"),
+    read(
+        "ilikeAnyOf sends ilike(any)", tasks.select().ilikeAnyOf("title", patterns: ["a*", "B*"]),
+        "select=%2A&title=ilike%28any%29.%7Ba%2A%2CB%2A%7D"),
+    read(
+        "notIn sends not.in with a quoted list", tasks.select().notIn("name", values: ["a,b", "c"]),
+        "select=%2A&name=not.in.%28%22a%2Cb%22%2Cc%29"),
+    read(
+        "contains sends cs", tasks.select().contains("tags", value: "{a,b}"), "select=%2A&tags=cs.%7Ba%2Cb%7D"
+    ),
+    read(
+        "containedBy sends cd", tasks.select().containedBy("tags", value: "{a,b,c}"),
+        "select=%2A&tags=cd.%7Ba%2Cb%2Cc%7D"),
+    read(
+        "overlaps sends ov", tasks.select().overlaps("period", value: "[2000-01-01,2000-12-31]"),
+        "select=%2A&period=ov.%5B2000-01-01%2C2000-12-31%5D"),
+    read(
+        "rangeLt sends sl", tasks.select().rangeLt("ages", range: "[10,20)"),
+        "select=%2A&ages=sl.%5B10%2C20%29"),
+    read(
+        "rangeGt sends sr", tasks.select().rangeGt("ages", range: "(30,40]"),
+        "select=%2A&ages=sr.%2830%2C40%5D"),
+    read(
+        "rangeGte sends nxl", tasks.select().rangeGte("ages", range: "[10,20)"),
+        "select=%2A&ages=nxl.%5B10%2C20%29"),
+    read(
+        "rangeLte sends nxr", tasks.select().rangeLte("ages", range: "[10,20)"),
+        "select=%2A&ages=nxr.%5B10%2C20%29"),
+    read(
+        "rangeAdjacent sends adj", tasks.select().rangeAdjacent("ages", range: "[10,20)"),
+        "select=%2A&ages=adj.%5B10%2C20%29"),
+    read(
+        "textSearch sends fts", tasks.select().textSearch("body", query: "milk & eggs"),
+        "select=%2A&body=fts.milk%20%26%20eggs"),
+    read(
+        "textSearch plain with a config sends plfts(config)",
+        tasks.select().textSearch("body", query: "milk eggs", config: "english", type: .plain),
+        "select=%2A&body=plfts%28english%29.milk%20eggs"),
+    read(
+        "textSearch phrase sends phfts", tasks.select().textSearch("body", query: "fat cats", type: .phrase),
+        "select=%2A&body=phfts.fat%20cats"),
+    read(
+        "textSearch websearch sends wfts",
+        tasks.select().textSearch("body", query: "rat or cat", config: "english", type: .websearch),
+        "select=%2A&body=wfts%28english%29.rat%20or%20cat"),
+    read(
+        "match sends one eq per column, in column order", tasks.select().match(["id": 7, "done": false]),
+        "select=%2A&done=eq.false&id=eq.7"),
+    read(
+        "not with a named operator", tasks.select().not("status", operator: .is, value: "null"),
+        "select=%2A&status=not.is.null"),
+    read(
         "a Date in a filter keeps its milliseconds",
         tasks.select().lt("due", value: Date(timeIntervalSince1970: 1_700_000_000.123)),
         "select=%2A&due=lt.2023-11-14T22%3A13%3A20.123Z"),

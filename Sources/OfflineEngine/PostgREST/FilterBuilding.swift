@@ -104,13 +104,16 @@ extension FilterBuilding {
         return addingFilter(FilterGrammar.condition(column: column, expression: expression))
     }
 
-    private func adding(_ column: String, _ op: FilterOperator, _ operand: FilterOperand) -> Self {
-        let condition = FilterCondition(column: column, op: op, operand: operand)
+    func adding(
+        _ column: String, _ op: FilterOperator, _ operand: FilterOperand, negated: Bool = false
+    ) -> Self {
+        let condition = FilterCondition(column: column, op: op, operand: operand, negated: negated)
         if FilterRendering.isEmbedScoped(column) {
+            let prefix = (negated ? "not." : "") + op.rawValue + "."
             let value: String
             switch operand {
-            case .value(let text): value = op.rawValue + "." + text
-            case .list(let elements): value = op.rawValue + "." + FilterRendering.list(elements)
+            case .value(let text): value = prefix + text
+            case .list(let elements): value = prefix + FilterRendering.list(elements)
             }
             return addingEmbedParameter(QueryParameter(name: column, value: value))
         }
