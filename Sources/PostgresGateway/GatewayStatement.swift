@@ -71,7 +71,11 @@ struct GatewayStatement {
     private mutating func read(_ table: String, range: String?) throws {
         offset = query.offset ?? 0
         var limit = query.limit
-        if let range, let (first, last) = Self.range(range) {
+        if let range {
+            // A range it cannot read is refused: ignored, it would answer with every row.
+            guard let (first, last) = Self.range(range) else {
+                throw GatewaySQL.Unsupported(what: "a Range header other than first-last")
+            }
             offset = first
             limit = last.map { $0 - first + 1 }
         }
@@ -235,8 +239,11 @@ struct GatewayStatement {
 
     /// `Range: 0-19` (or `10-`) as its first and last index.
     private static func range(_ header: String) -> (Int, Int?)? {
-        let parts = header.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2, let first = Int(parts[0]) else { return nil }
-        return (first, parts[1].isEmpty ? nil : Int(parts[1]))
+        let text = header.hasPrefix("items=") ? String(header.dropFirst(6)) : header
+        let parts = text.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, let first = Int(parts[0]), first >= 0 else { return nil }
+        if parts[1].isEmpty { return (first, nil) }
+        guard let last = Int(parts[1]), last >= first else { return nil }
+        return (first, last)
     }
 }

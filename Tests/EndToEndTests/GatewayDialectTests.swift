@@ -89,6 +89,12 @@ struct GatewayDialectTests {
         let filtered = try await gateway.send(
             Self.request(.get, "tasks?select=id&or=(done.is.true,title.like.th*)&order=id"))
         #expect(try JSONText.parse(filtered.body) == (try JSONText.parse(#"[{"id":2},{"id":3}]"#)))
+        let open = try await gateway.send(
+            Self.request(.get, "tasks?select=id&order=id", headers: ["Range": "items=1-"]))
+        #expect(try JSONText.parse(open.body) == (try JSONText.parse(#"[{"id":2},{"id":3}]"#)))
+        let unreadable = try await gateway.send(
+            Self.request(.get, "tasks", headers: ["Range": "bytes=0-1,5-6"]))
+        #expect(unreadable.status == 400, "a range it cannot read is refused, not ignored")
         let anonymous = try await gateway.send(Self.request(.get, "tasks", token: nil))
         #expect(anonymous.status == 401, "anon has no grant on tasks")
     }
