@@ -2,7 +2,8 @@
 public enum ClientError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The client was closed; open a new one.
     case closed
-    /// An online-only write was asked for while the network is known to be down.
+    /// An online-only write or a function call was asked for while the network is known to be
+    /// down.
     case offline
     /// The local data was cleared while this call was under way.
     case cleared
@@ -10,7 +11,7 @@ public enum ClientError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .closed: return "The offline client was closed."
-        case .offline: return "The network is unavailable, and this write is online only."
+        case .offline: return "The network is unavailable, and this call is online only."
         case .cleared: return "The local data was cleared while the request was under way."
         }
     }
