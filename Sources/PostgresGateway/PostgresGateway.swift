@@ -12,6 +12,8 @@ import OfflineEngine
 /// `Accept-Profile`/`Content-Profile`. Errors come back as PostgREST sends them (status and
 /// `code`, `message`, `details`, `hint`); anything else gets a 400 that says what is not
 /// supported, never a wrong answer. Serve it with ``LocalHTTPServer`` to go through real HTTP.
+/// Its one connection runs one statement at a time, on the calling thread (libpq blocks): it is
+/// for tests, not for load.
 ///
 /// ```swift
 /// let gateway = try PostgresGateway(connectionInfo: "host=/tmp/pg port=5432 user=postgres dbname=app")
