@@ -77,4 +77,34 @@ struct LocalHTTPServerTests {
                 == "HTTP/1.1 201 Created\r\nContent-Range: 0-0/1\r\nContent-Length: 2\r\nConnection: close\r\n\r\n[]"
         )
     }
+
+    @Test(
+        "a send cancelled while its answer is held ends at once with CancellationError (on Linux it is abandoned, never cancelled in URLSession)"
+    )
+    func cancelledSend() async throws {
+        let backend = InMemoryPostgREST(tables: ["tasks": []])
+        try await LocalHTTPServer.serving(backend) { local in
+            let (arrived, arriving) = AsyncStream.makeStream(of: Void.self)
+            local.inject(.delay(.seconds(3))) { _ in
+                arriving.yield()
+                return true
+            }
+            let request = HTTPRequest(
+                method: .get, url: local.baseURL.appendingPathComponent("rest/v1/tasks"))
+            let (outcome, waited) = await withTaskGroup(of: Result<HTTPResponse, any Error>.self) { group in
+                group.addTask {
+                    do { return .success(try await URLSessionTransport().send(request)) } catch {
+                        return .failure(error)
+                    }
+                }
+                for await _ in arrived { break }
+                let cancelledAt = ContinuousClock.now
+                group.cancelAll()
+                let outcome = await group.next()!
+                return (outcome, ContinuousClock.now - cancelledAt)
+            }
+            #expect(throws: CancellationError.self) { try outcome.get() }
+            #expect(waited < .seconds(2), "the caller did not wait for the answer held 3 s")
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -24,7 +25,7 @@ public struct URLSessionTransport: HTTPTransport {
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await session.data(for: urlRequest)
+            (data, response) = try await answer(to: urlRequest)
         } catch is CancellationError {
             throw CancellationError()
         } catch let error as URLError {
@@ -43,6 +44,43 @@ public struct URLSessionTransport: HTTPTransport {
         }
         return HTTPResponse(status: http.statusCode, headers: headers, body: data)
     }
+
+    #if canImport(FoundationNetworking)
+        /// The answer to `request`. On Linux a cancelled send is abandoned, not cancelled: its
+        /// result is dropped and its task runs to its end, because cancelling a task whose answer
+        /// is being delivered stops the process (swift-corelibs-foundation's `URLSession`:
+        /// "Trying to access a behaviour for a task that in not in the registry", seen in this
+        /// project's end-to-end tests).
+        private func answer(to request: URLRequest) async throws -> (Data, URLResponse) {
+            let waiting = Mutex(AbandonableSend.idle)
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    let start = waiting.withLock { state -> Bool in
+                        guard case .idle = state else { return false }
+                        state = .waiting(continuation)
+                        return true
+                    }
+                    guard start else { return continuation.resume(throwing: CancellationError()) }
+                    session.dataTask(with: request) { data, response, error in
+                        let waiter = waiting.withLock { $0.finish() }
+                        if let error {
+                            waiter?.resume(throwing: error)
+                        } else if let data, let response {
+                            waiter?.resume(returning: (data, response))
+                        } else {
+                            waiter?.resume(throwing: URLError(.badServerResponse))
+                        }
+                    }.resume()
+                }
+            } onCancel: {
+                waiting.withLock { $0.cancel() }?.resume(throwing: CancellationError())
+            }
+        }
+    #else
+        private func answer(to request: URLRequest) async throws -> (Data, URLResponse) {
+            try await session.data(for: request)
+        }
+    #endif
 
     /// The engine's kind for a `URLError`.
     static func transportError(_ error: URLError) -> TransportError {
@@ -70,3 +108,36 @@ public struct URLSessionTransport: HTTPTransport {
         )
     }
 }
+
+#if canImport(FoundationNetworking)
+    /// Where an abandonable send stands: its caller resumed exactly once, by the answer or by
+    /// cancellation, whichever comes first.
+    private enum AbandonableSend {
+        case idle
+        case waiting(CheckedContinuation<(Data, URLResponse), any Error>)
+        case cancelled
+        case finished
+
+        /// The caller to resume with the answer, if it still waits.
+        mutating func finish() -> CheckedContinuation<(Data, URLResponse), any Error>? {
+            defer { self = .finished }
+            if case .waiting(let continuation) = self { return continuation }
+            return nil
+        }
+
+        /// The caller to resume with cancellation, if it still waits; a send not started yet
+        /// will not start.
+        mutating func cancel() -> CheckedContinuation<(Data, URLResponse), any Error>? {
+            switch self {
+            case .idle:
+                self = .cancelled
+                return nil
+            case .waiting(let continuation):
+                self = .finished
+                return continuation
+            case .cancelled, .finished:
+                return nil
+            }
+        }
+    }
+#endif
