@@ -67,12 +67,7 @@ public actor InMemoryPostgREST: HTTPTransport {
         let response: HTTPResponse
 
         init(status: Int, code: String, message: String, details: String? = nil) {
-            var body: [String: JSONValue] = ["code": .string(code), "message": .string(message)]
-            body["details"] = details.map(JSONValue.string) ?? .null
-            body["hint"] = .null
-            response = HTTPResponse(
-                status: status, headers: ["Content-Type": "application/json"],
-                body: JSONText.data(.object(body)))
+            response = PostgrestError(status: status, code: code, message: message, details: details).response
         }
     }
 

@@ -255,10 +255,7 @@ public final class LocalHTTPServer: Sendable {
     }
 
     private static func message(_ status: Int, _ text: String) -> HTTPResponse {
-        HTTPResponse(
-            status: status, headers: ["Content-Type": "application/json"],
-            body: JSONText.data(
-                .object(["code": "LOCAL", "message": .string(text), "details": .null, "hint": .null])))
+        PostgrestError(status: status, code: "LOCAL", message: text).response
     }
 }
 

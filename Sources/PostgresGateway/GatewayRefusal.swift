@@ -12,13 +12,12 @@ struct GatewayRefusal: Error {
 
     /// The answer's HTTP form.
     var response: HTTPResponse {
-        let body: JSONValue = .object([
-            "code": .string(code), "message": .string(message),
-            "details": details.map(JSONValue.string) ?? .null, "hint": hint.map(JSONValue.string) ?? .null,
-        ])
-        var headers: HTTPHeaders = ["Content-Type": "application/json; charset=utf-8"]
-        if status == 401 { headers["WWW-Authenticate"] = "Bearer" }
-        return HTTPResponse(status: status, headers: headers, body: Data(JSONText.string(body).utf8))
+        var response = PostgrestError(
+            status: status, code: code, message: message, details: details, hint: hint
+        )
+        .response
+        if status == 401 { response.headers["WWW-Authenticate"] = "Bearer" }
+        return response
     }
 
     /// A request the gateway does not translate.

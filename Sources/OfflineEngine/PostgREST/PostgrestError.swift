@@ -47,6 +47,18 @@ public struct PostgrestError: Error, Sendable, Hashable, CustomStringConvertible
             retryAfter: response.retryAfter)
     }
 
+    /// The answer PostgREST gives for this error: its status and JSON body (`code`, `message`,
+    /// `details`, `hint`), the inverse of ``init(response:)``; the stand-ins answer with it.
+    package var response: HTTPResponse {
+        let body: JSONValue = .object([
+            "code": code.map(JSONValue.string) ?? .null, "message": .string(message),
+            "details": details.map(JSONValue.string) ?? .null, "hint": hint.map(JSONValue.string) ?? .null,
+        ])
+        return HTTPResponse(
+            status: status, headers: ["Content-Type": "application/json; charset=utf-8"],
+            body: JSONText.data(body))
+    }
+
     private static func text(_ value: JSONValue?) -> String? {
         switch value {
         case nil, .null?: return nil
