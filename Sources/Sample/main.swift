@@ -77,13 +77,15 @@ print("\n2. The network goes down; two tasks are added and one is ticked off, on
 await client.disableNetwork()
 for title in ["Water the plants", "Book train tickets"] {
     let task = TodoItem(id: UUID(), title: title, done: false)
-    if case .queued(let pending) = try await client.from("tasks").insert(task).execute() {
+    if case .queued(let pending) = try await client.from("tasks").insert(task).execute().outcome {
         print("  queued    insert of \(title) (\(pending.rowIDs.joined()))")
     }
     try await reader.read { titles($0).contains(title) }
 }
 let milk = "6f1c2a3e-0000-4000-8000-000000000001"
-if case .queued = try await client.from("tasks").update(["done": true]).eq("id", value: milk).execute() {
+if case .queued = try await client.from("tasks").update(["done": true]).eq("id", value: milk).execute()
+    .outcome
+{
     print("  queued    update of Buy milk (done)")
 }
 try await reader.read { !titles($0).contains("Buy milk") }

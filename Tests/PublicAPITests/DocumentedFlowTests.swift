@@ -21,8 +21,8 @@ struct DocumentedFlowTests {
         let first = Task(id: UUID(), title: "Buy milk", done: false)
         let (once, sent) = try await readmeFetchAndInsert(client, task: first)
         #expect(once.rows.isEmpty)
-        guard case .sent = sent else {
-            Issue.record("an online insert was not sent: \(sent)")
+        guard case .sent = sent.outcome else {
+            Issue.record("an online insert was not sent: \(sent.outcome)")
             return
         }
         #expect(try await within(30) { try await readmeLiveRead(client) } == [first])
@@ -30,7 +30,7 @@ struct DocumentedFlowTests {
 
         await client.disableNetwork()
         let second = Task(id: UUID(), title: "Call Ann", done: false)
-        guard case .queued(let pending) = try await gettingStartedWrite(client, task: second) else {
+        guard case .queued(let pending) = try await gettingStartedWrite(client, task: second).outcome else {
             Issue.record("an offline insert was not queued")
             return
         }

@@ -55,9 +55,9 @@ func gettingStartedFetch(_ client: OfflineClient) async throws -> [Task] {
 }
 
 /// "Write, online or not".
-func gettingStartedWrite(_ client: OfflineClient, task: Task) async throws -> WriteResult {
+func gettingStartedWrite(_ client: OfflineClient, task: Task) async throws -> WriteResponse<Void> {
     let result = try await client.from("tasks").insert(task).execute()
-    if case .queued(let pending) = result {
+    if case .queued(let pending) = result.outcome {
         print("saved on the device; \(pending.rowIDs) will sync")
     }
     return result  // adapted

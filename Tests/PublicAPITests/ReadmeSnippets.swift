@@ -28,10 +28,12 @@ func readmeLiveRead(_ client: OfflineClient) async throws -> [Task] {
 }
 
 /// Reads once, then inserts `task`.
-func readmeFetchAndInsert(_ client: OfflineClient, task: Task) async throws -> (FetchResult, WriteResult) {
+func readmeFetchAndInsert(_ client: OfflineClient, task: Task) async throws -> (
+    FetchResult, WriteResponse<Void>
+) {
     let once = try await client.from("tasks").select().fetch()  // one-shot read
     _ = (once.rows, once.hasPendingMutations, once.isFromCache, once.fetchedAt)  // adapted: `_ =`
 
-    let result = try await client.from("tasks").insert(task).execute()  // .sent(rows) or .queued(pending)
+    let result = try await client.from("tasks").insert(task).execute()  // .outcome: .sent(rows) or .queued(pending)
     return (once, result)  // adapted
 }

@@ -43,6 +43,31 @@ public struct Configuration: Sendable {
     /// }
     /// ```
     public var restoreSession: (@Sendable () async throws -> AuthSession?)?
+    /// Hands the client the signed-in user's access token before each request, as
+    /// supabase-swift's `accessToken` option does; `nil` (the default) sends the token of the
+    /// session given to ``OfflineClient/signIn(_:)``.
+    ///
+    /// An app on supabase-swift's Auth hands its sessions over in one line, refreshes included
+    /// (`auth.session` refreshes an expired token before it returns):
+    ///
+    /// ```swift
+    /// configuration.accessToken = { try await supabase.auth.session.accessToken }
+    /// ```
+    ///
+    /// The user is the token's `sub` claim: a token of another user than the session's signs
+    /// that user in (``OfflineClient/signIn(_:)``: they take the cache over) before anything is
+    /// sent, so a write never leaves with another user's token; `nil` signs out. A token that
+    /// has expired (its `exp`) is asked for once more. If it throws (no network to refresh,
+    /// locked keychain), a signed-in user's requests wait and writes stay queued, shown as
+    /// ``SessionState/waitingForToken(_:)``, until it answers.
+    public var accessToken: (@Sendable () async throws -> String?)?
+    /// Encodes the values given to `insert`, `upsert`, `update` and `rpc`; by default dates are
+    /// ISO 8601 in UTC with milliseconds, as supabase-swift sends them. Set key or date
+    /// strategies here (`.convertToSnakeCase`) once for the whole client.
+    public var encoder: JSONEncoder
+    /// Decodes the `value` of `execute()` and of snapshots' `decode(_:)`; by default it reads
+    /// the dates PostgREST writes (with or without fractions and offset).
+    public var decoder: JSONDecoder
 
     /// A configuration with defaults for everything but the server and the key.
     public init(
@@ -54,7 +79,10 @@ public struct Configuration: Sendable {
         networkAvailability: (any AsyncSequence<Bool, Never> & Sendable)? = nil,
         clock: any Clock<Duration> = ContinuousClock(),
         transport: any HTTPTransport = URLSessionTransport(),
-        restoreSession: (@Sendable () async throws -> AuthSession?)? = nil
+        restoreSession: (@Sendable () async throws -> AuthSession?)? = nil,
+        accessToken: (@Sendable () async throws -> String?)? = nil,
+        encoder: JSONEncoder = Configuration.defaultEncoder(),
+        decoder: JSONDecoder = Configuration.defaultDecoder()
     ) {
         self.url = url
         self.apiKey = apiKey
@@ -65,5 +93,23 @@ public struct Configuration: Sendable {
         self.clock = clock
         self.transport = transport
         self.restoreSession = restoreSession
+        self.accessToken = accessToken
+        self.encoder = encoder
+        self.decoder = decoder
     }
+
+    /// A new encoder as the client's default: dates as ISO 8601 in UTC with milliseconds
+    /// (`2023-11-14T22:13:20.123Z`), as supabase-swift writes them; keys as written. Start from
+    /// it to change one strategy:
+    ///
+    /// ```swift
+    /// let encoder = Configuration.defaultEncoder()
+    /// encoder.keyEncodingStrategy = .convertToSnakeCase
+    /// configuration.encoder = encoder
+    /// ```
+    public static func defaultEncoder() -> JSONEncoder { JSONCoders.encoder() }
+
+    /// A new decoder as the client's default: dates as PostgREST writes them (ISO 8601 with or
+    /// without fractions, with or without an offset); keys as written.
+    public static func defaultDecoder() -> JSONDecoder { JSONCoders.decoder() }
 }

@@ -45,18 +45,37 @@ extension Engine {
     /// cache holds, and throws only when it holds nothing. The result says where the rows came
     /// from and whether a queued write changed them, as a snapshot does.
     func fetchOnce(_ query: QueryDescription) async throws -> FetchResult {
+        try await fetchOnce(query, options: ReadOptions()).result
+    }
+
+    /// ``fetchOnce(_:)`` with a count and `HEAD` as `options` ask. A `HEAD` answer has no rows
+    /// and is not cached. The count is the server's; from the cache, it is the number of rows the
+    /// device shows for the query when the query has no limit or range (else `nil`).
+    func fetchOnce(_ query: QueryDescription, options: ReadOptions) async throws -> (
+        result: FetchResult, count: Int?
+    ) {
         try await calls.underway {
             let table = TableID(query)
             let key = query.canonicalKey
             try await state.loadLists(of: table)
             await waitForSessionToSettle()
             var answered = false
+            var count: Int?
             var failure: (any Error)?
             do {
                 guard connectivity.current != .offline else { throw ClientError.offline }
-                let (rows, tick) = try await reads.fetch(query)
+                let (answer, tick) = try await reads.fetch(query, options: options)
+                count = answer.count
+                if options.head {
+                    return (
+                        FetchResult(
+                            result: QueryResult(rows: []), isFromCache: false, fetchedAt: nil,
+                            hasPendingMutations: false), count
+                    )
+                }
                 answered =
-                    try await state.applyAnswer(rows, query: query, requestTick: tick).outcome == .applied
+                    try await state.applyAnswer(answer.rows, query: query, requestTick: tick).outcome
+                    == .applied
             } catch {
                 failure = error
             }
@@ -66,9 +85,14 @@ extension Engine {
             var composer = SnapshotComposer(query: query, primaryKeys: primaryKeys, startAnswers: 0)
             let composed = composer.compose(facts, RefreshReport(state: .idle, answer: facts.answers))
                 .snapshot
-            return FetchResult(
-                result: QueryResult(rows: composed.result?.rows ?? []), isFromCache: !answered,
+            let rows = composed.result?.rows ?? []
+            if !answered, options.count != nil, query.limit == nil, query.offset == nil {
+                count = rows.count
+            }
+            let result = FetchResult(
+                result: QueryResult(rows: options.head ? [] : rows), isFromCache: !answered,
                 fetchedAt: facts.lists[key]?.fetchedAt, hasPendingMutations: composed.hasPendingMutations)
+            return (result, count)
         }
     }
 

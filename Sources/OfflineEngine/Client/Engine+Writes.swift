@@ -6,7 +6,12 @@ extension Engine {
     /// The owner is the user signed in when the call starts. What the request builder refuses
     /// (a table name, a filter it cannot encode) is refused here, online or offline: nothing
     /// that can never be sent is queued.
-    func execute(_ draft: Mutation, policy: WritePolicy) async throws -> WriteResult {
+    /// `options` (a count, one row) shape the request sent at once; they are not kept in the
+    /// queue. With `rowsAsWritten`, a queued write comes back with its rows as the device shows
+    /// them (``WrittenRows``).
+    func execute(_ draft: Mutation, policy: WritePolicy, options: WriteOptions = WriteOptions()) async throws
+        -> WriteOutcome
+    {
         _ = try RequestBuilder.request(for: draft, endpoint: endpoint, accessToken: nil)
         return try await calls.underway {
             // The owner of a write is the session's user: wait for the stored one to be read back.
@@ -15,15 +20,16 @@ extension Engine {
             case .onlineOnly:
                 guard connectivity.current != .offline else { throw ClientError.offline }
                 let (mutation, ticket) = await state.newWrite(draft)
-                return .sent(try await sendOnlineOnly(mutation, ticket: ticket))
+                let answer = try await sendOnlineOnly(mutation, ticket: ticket, options: options)
+                return WriteOutcome(result: .sent(answer.rows), count: answer.count, rows: answer.rows)
             case .offlineFirst:
                 let (mutation, ticket, step) = try await state.firstStep(for: draft)
                 switch step {
                 case .queued(let pending):
-                    return .queued(pending)
+                    return await queuedOutcome(mutation, pending: pending, options: options)
                 case .send:
                     do {
-                        let result = try await sendAtOnce(mutation, ticket: ticket)
+                        let result = try await sendAtOnce(mutation, ticket: ticket, options: options)
                         state.immediateSends.end(for: ticket.owner)
                         return result
                     } catch {
@@ -38,31 +44,53 @@ extension Engine {
     /// Sends an offline-first write at once, as its ticket says; queues it when it is not
     /// settled. If its owner is no longer signed in when the request would leave, it is queued
     /// for them instead, and after a clear it is dropped (`ClientError.cleared`).
-    private func sendAtOnce(_ mutation: Mutation, ticket: SendTicket) async throws -> WriteResult {
+    private func sendAtOnce(_ mutation: Mutation, ticket: SendTicket, options: WriteOptions) async throws
+        -> WriteOutcome
+    {
         let tick = try await state.marks.nextTick()
         guard await state.maySend(ticket) else {
-            return .queued(try await state.enqueueUnlessCleared(mutation, ticket: ticket))
+            let pending = try await state.enqueueUnlessCleared(mutation, ticket: ticket)
+            return await queuedOutcome(mutation, pending: pending, options: options)
         }
-        let returned: [Row]
+        let answer: WriteAnswer.Answer
         do {
-            returned = try await send(mutation, ticket: ticket)
+            answer = try await send(mutation, ticket: ticket, options: options)
         } catch  where WriteAnswer.isTransient(error) || ResponseDecoding.isAuthenticationFailure(error) {
             // Not settled: kept in the queue, its attempt counted. A clear that ran meanwhile wiped it.
             var attempted = mutation
             attempted.attempts = 1
             let interrupted = WriteAnswer.mayHaveBeenApplied(after: error)
-            return .queued(
-                try await state.enqueueUnlessCleared(attempted, ticket: ticket, interrupted: interrupted))
+            let pending = try await state.enqueueUnlessCleared(
+                attempted, ticket: ticket, interrupted: interrupted)
+            return await queuedOutcome(mutation, pending: pending, options: options)
         }
-        try await state.patchAccepted(mutation, returned: returned, requestTick: tick)
-        return .sent(returned)
+        try await state.patchAccepted(mutation, returned: answer.rows, requestTick: tick)
+        return WriteOutcome(result: .sent(answer.rows), count: answer.count, rows: answer.rows)
+    }
+
+    /// A queued write's outcome: with its rows as the device shows them when they are asked for,
+    /// and their number as its count.
+    private func queuedOutcome(_ mutation: Mutation, pending: PendingMutation, options: WriteOptions) async
+        -> WriteOutcome
+    {
+        guard options.rowsAsWritten else {
+            return WriteOutcome(result: .queued(pending), count: nil, rows: [])
+        }
+        let table = TableID(mutation)
+        try? await state.loadLists(of: table)
+        let facts = await state.currentFacts(of: table)
+        let rows = WrittenRows.rows(of: mutation, facts: facts, primaryKeys: primaryKeys)
+        return WriteOutcome(
+            result: .queued(pending), count: options.count == nil ? nil : rows.count, rows: rows)
     }
 
     /// Sends an online-only write; an accepted answer that cannot be read throws, and the lists
     /// the write may reach are fetched again, since it may have been applied.
-    private func sendOnlineOnly(_ mutation: Mutation, ticket: SendTicket) async throws -> [Row] {
+    private func sendOnlineOnly(_ mutation: Mutation, ticket: SendTicket, options: WriteOptions) async throws
+        -> WriteAnswer.Answer
+    {
         do {
-            return try await send(mutation, ticket: ticket)
+            return try await send(mutation, ticket: ticket, options: options)
         } catch let unreadable as UnexpectedResponseError where (200..<300).contains(unreadable.status) {
             try await state.markStale(TableID(mutation))
             throw unreadable
@@ -71,10 +99,14 @@ extension Engine {
 
     /// Sends one write as its ticket says and returns the rows of PostgREST's answer; an answer
     /// that is not PostgREST's throws ``UnexpectedResponseError``.
-    private func send(_ mutation: Mutation, ticket: SendTicket) async throws -> [Row] {
+    private func send(_ mutation: Mutation, ticket: SendTicket, options: WriteOptions) async throws
+        -> WriteAnswer.Answer
+    {
         let request = try RequestBuilder.request(
-            for: mutation, endpoint: endpoint, accessToken: ticket.accessToken)
+            for: mutation, endpoint: endpoint, accessToken: ticket.accessToken, options: options)
         let response = try await transport.send(request)
-        return try WriteAnswer.rows(from: response, for: mutation)
+        return WriteAnswer.Answer(
+            rows: try WriteAnswer.rows(from: response, for: mutation),
+            count: ResponseDecoding.count(from: response))
     }
 }

@@ -187,11 +187,9 @@ extension ReadQuery {
     }
 }
 
-extension WriteQuery {
-    /// Runs the write: `.sent(rows)` when the server accepted it, `.queued(pending)` when it was
-    /// kept on the device to replay (returned only once it is durable).
-    public func execute(policy: WritePolicy = .offlineFirst) async throws -> WriteResult {
-        guard let client else { throw ClientError.closed }
-        return try await client.engine.execute(mutation, policy: policy)
-    }
+extension OfflineClient {
+    /// The encoder of the values handed to writes and calls (``Configuration/encoder``).
+    var encoder: JSONEncoder { engine.configuration.encoder }
+    /// The decoder of the values read back (``Configuration/decoder``).
+    var decoder: JSONDecoder { engine.configuration.decoder }
 }

@@ -17,9 +17,10 @@ public struct RemoteCall: Sendable {
     /// Calls the function and decodes what it returned into `T` (a row type, an array of
     /// them, a scalar). Throws ``ClientError/offline`` with the network known down, and the
     /// server's ``PostgrestError`` when it refuses.
-    public func execute<T: Decodable & Sendable>() async throws -> CallResponse<T> {
+    public func execute<T: Decodable>() async throws -> CallResponse<T> {
         let response = try await client.engine.call(function, params: params, schema: schema)
-        let value = try JSONText.parse(response.body).decode(T.self)
+        let value = try JSONText.parse(response.body).decode(
+            T.self, with: client.engine.configuration.decoder)
         return CallResponse(value: value, status: response.status)
     }
 
@@ -32,18 +33,22 @@ public struct RemoteCall: Sendable {
 }
 
 /// What a ``RemoteCall`` returned: the decoded value and the HTTP status.
-public struct CallResponse<Value: Sendable>: Sendable {
+public struct CallResponse<Value> {
     /// What the function returned, decoded.
     public let value: Value
     /// The HTTP status of the answer.
     public let status: Int
 }
 
+extension CallResponse: Sendable where Value: Sendable {}
+
 extension OfflineClient {
     /// A call of the database function `function` with `params` (encoded as a JSON object, as
     /// supabase-swift encodes them), online only: see ``RemoteCall``.
     public func rpc(_ function: String, params: some Encodable & Sendable) throws -> RemoteCall {
-        RemoteCall(client: self, function: function, params: try JSONValue(encoding: params), schema: nil)
+        RemoteCall(
+            client: self, function: function, params: try JSONValue(encoding: params, with: encoder),
+            schema: nil)
     }
 
     /// A call of the database function `function` with no parameters.
@@ -55,6 +60,8 @@ extension OfflineClient {
 extension SchemaScope {
     /// A call of `function` in this schema (sent with `Content-Profile`).
     public func rpc(_ function: String, params: some Encodable & Sendable) throws -> RemoteCall {
-        RemoteCall(client: client, function: function, params: try JSONValue(encoding: params), schema: name)
+        RemoteCall(
+            client: client, function: function, params: try JSONValue(encoding: params, with: client.encoder),
+            schema: name)
     }
 }

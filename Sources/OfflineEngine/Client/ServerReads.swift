@@ -7,21 +7,48 @@ struct ServerReads: Sendable {
     let transport: RetryingTransport
     let state: EngineState
 
+    /// What the server answered a read: its rows (none for `HEAD`) and the count, if asked.
+    struct Answer: Sendable {
+        var rows: [Row]
+        var count: Int?
+    }
+
     /// The rows of `query` with the session current now, and the tick read before the request.
     func fetch(_ query: QueryDescription) async throws -> ([Row], Int64) {
+        let (answer, tick) = try await fetch(query, options: ReadOptions())
+        return (answer.rows, tick)
+    }
+
+    /// The answer to `query` asked with `options`, and the tick read before the request.
+    func fetch(_ query: QueryDescription, options: ReadOptions) async throws -> (Answer, Int64) {
         let tick = try await state.marks.nextTick()
-        return (try await send(query, accessToken: state.session.value.authSession?.accessToken), tick)
+        let token = state.session.value.authSession?.accessToken
+        return (try await send(query, accessToken: token, options: options), tick)
     }
 
     /// The rows of `query` sent with a token fixed by the caller (a write's own session).
     func fetch(_ query: QueryDescription, accessToken token: String?) async throws -> [Row] {
-        try await send(query, accessToken: token)
+        try await send(query, accessToken: token, options: ReadOptions()).rows
     }
 
-    private func send(_ query: QueryDescription, accessToken token: String?) async throws -> [Row] {
-        var request = try RequestBuilder.request(for: query, endpoint: endpoint, accessToken: token)
+    private func send(_ query: QueryDescription, accessToken token: String?, options: ReadOptions)
+        async throws -> Answer
+    {
+        var request = try RequestBuilder.request(
+            for: query, endpoint: endpoint, accessToken: token, options: options)
         request.retriesTransportFailures = false
         let response = try await transport.send(request)
-        return try ResponseDecoding.rows(from: response)
+        guard options.head else {
+            return Answer(
+                rows: try ResponseDecoding.rows(from: response), count: ResponseDecoding.count(from: response)
+            )
+        }
+        // A HEAD answer has no body: PostgREST's own carries its Content-Range.
+        guard response.isSuccess else { throw ResponseDecoding.failure(for: response) }
+        guard response.headers["Content-Range"] != nil else {
+            throw UnexpectedResponseError(
+                status: response.status, contentType: response.mediaType, reason: .notJSON)
+        }
+        return Answer(rows: [], count: ResponseDecoding.count(from: response))
     }
 }

@@ -105,33 +105,19 @@ package enum JSONText {
 }
 
 extension JSONValue {
-    /// Encodes any `Encodable` value (a row struct, say) into a JSON value, keeping numbers exact.
-    ///
-    /// Dates are written as ISO 8601 strings with milliseconds in UTC, as supabase-swift does.
-    package init<T: Encodable>(encoding value: T) throws {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(ISO8601Timestamp.string(from: date))
-        }
+    /// Encodes any `Encodable` value (a row struct, say) into a JSON value, keeping numbers
+    /// exact; `encoder` is the client's (``Configuration/encoder``), by default one that writes
+    /// dates as supabase-swift does.
+    package init<T: Encodable>(encoding value: T, with encoder: JSONEncoder = JSONCoders.encoder()) throws {
         self = try JSONText.parse(try encoder.encode(value))
     }
 
-    /// Decodes this value into a `Decodable` type (ISO 8601 dates, with or without fractions).
-    package func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try JSONValue.decoder.decode(type, from: JSONText.data(self))
-    }
-
-    private static var decoder: JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let container = try decoder.singleValueContainer()
-            let text = try container.decode(String.self)
-            if let date = ISO8601Timestamp.date(from: text) { return date }
-            throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "A date is not in ISO 8601 form.")
-        }
-        return decoder
+    /// Decodes this value into a `Decodable` type with `decoder` (the client's, by default one
+    /// that reads the dates PostgREST writes).
+    package func decode<T: Decodable>(_ type: T.Type, with decoder: JSONDecoder = JSONCoders.decoder()) throws
+        -> T
+    {
+        try decoder.decode(type, from: JSONText.data(self))
     }
 }
 

@@ -66,7 +66,9 @@ extension Row {
     }
 
     /// Rows from any `Encodable` value: one struct, an array of structs, a dictionary.
-    static func rows<T: Encodable>(encoding value: T) throws -> [Row] {
-        try rows(from: JSONValue(encoding: value))
+    static func rows<T: Encodable>(encoding value: T, with encoder: JSONEncoder = JSONCoders.encoder()) throws
+        -> [Row]
+    {
+        try rows(from: JSONValue(encoding: value, with: encoder))
     }
 }

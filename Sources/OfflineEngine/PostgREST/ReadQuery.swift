@@ -8,6 +8,8 @@ public struct ReadQuery: FilterBuilding {
     public var query: QueryDescription
     /// The client that runs the read, if it came from one.
     let client: OfflineClient?
+    /// What a one-shot read asks beyond the rows (`HEAD`, a count, one row); live reads ignore it.
+    package var options = ReadOptions()
 
     /// A read of `query` not tied to a client (for building and inspecting requests).
     public init(_ query: QueryDescription) {
@@ -75,6 +77,27 @@ public struct ReadQuery: FilterBuilding {
         }
         return settingEmbedParameter(referencedTable + ".offset", String(from))
             .settingEmbedParameter(referencedTable + ".limit", String(count))
+    }
+
+    /// Exactly one row: `execute().value` decodes that row rather than an array, and a read
+    /// that matched none or several throws PostgREST's `PGRST116` refusal (``PostgrestError``,
+    /// status 406), from the server's rows or the device's alike.
+    ///
+    /// ```swift
+    /// let task: Task = try await client.from("tasks").select().eq("id", value: id).single().execute().value
+    /// ```
+    public func single() -> ReadQuery {
+        var copy = self
+        copy.options.shape = .single
+        return copy
+    }
+
+    /// One row or none: `execute().value` decodes an `Optional` (`nil` for no row); several
+    /// rows throw `PGRST116`.
+    public func maybeSingle() -> ReadQuery {
+        var copy = self
+        copy.options.shape = .maybeSingle
+        return copy
     }
 
     private func settingEmbedParameter(_ name: String, _ value: String) -> ReadQuery {

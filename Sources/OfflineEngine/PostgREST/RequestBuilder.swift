@@ -46,14 +46,17 @@ enum RequestBuilder {
         return parameters
     }
 
-    /// The GET request for a read.
-    static func request(for query: QueryDescription, endpoint: RESTEndpoint, accessToken: String?) throws
-        -> HTTPRequest
-    {
+    /// The GET request for a read (`HEAD` for a count alone, with `Prefer: count=` when a count
+    /// is asked).
+    static func request(
+        for query: QueryDescription, endpoint: RESTEndpoint, accessToken: String?,
+        options: ReadOptions = ReadOptions()
+    ) throws -> HTTPRequest {
         let url = try url(endpoint: endpoint, table: query.table, parameters: queryParameters(for: query))
         var headers = try baseHeaders(endpoint: endpoint, accessToken: accessToken)
         if let profile = try profile(query.schema) { headers["Accept-Profile"] = profile }
-        return HTTPRequest(method: .get, url: url, headers: headers)
+        if let count = options.count { headers["Prefer"] = "count=" + count.rawValue }
+        return HTTPRequest(method: options.head ? .head : .get, url: url, headers: headers)
     }
 
     /// `a.asc.nullslast,b.desc`.
@@ -98,8 +101,8 @@ enum RequestBuilder {
         return parameters
     }
 
-    /// The `Prefer` header of a write: resolution, return, missing.
-    static func preferHeader(for mutation: Mutation) -> String {
+    /// The `Prefer` header of a write: resolution, return, missing, and count when asked.
+    static func preferHeader(for mutation: Mutation, count: CountOption? = nil) -> String {
         var parts: [String] = []
         if mutation.operation == .upsert {
             parts.append(
@@ -109,20 +112,24 @@ enum RequestBuilder {
         if mutation.useDefaultForMissing && (mutation.operation == .insert || mutation.operation == .upsert) {
             parts.append("missing=default")
         }
+        if let count { parts.append("count=" + count.rawValue) }
         return parts.joined(separator: ",")
     }
 
     /// The POST/PATCH/DELETE request for a write.
-    static func request(for mutation: Mutation, endpoint: RESTEndpoint, accessToken: String?) throws
-        -> HTTPRequest
-    {
+    static func request(
+        for mutation: Mutation, endpoint: RESTEndpoint, accessToken: String?,
+        options: WriteOptions = WriteOptions()
+    ) throws -> HTTPRequest {
         // A write whose stored bytes could not be read has no rows or filters to send: sent as
         // it stands, a DELETE would reach every row.
         guard mutation.isReadable else { throw StoredWriteUnreadable() }
         let parameters = try queryParameters(for: mutation)
         let url = try url(endpoint: endpoint, table: mutation.table, parameters: parameters)
         var headers = try baseHeaders(endpoint: endpoint, accessToken: accessToken)
-        headers["Prefer"] = preferHeader(for: mutation)
+        headers["Prefer"] = preferHeader(for: mutation, count: options.count)
+        // One object: PostgREST rolls the write back when it matched none or several.
+        if options.shape == .single { headers["Accept"] = "application/vnd.pgrst.object+json" }
         if let profile = try profile(mutation.schema) { headers["Content-Profile"] = profile }
         let method: HTTPMethod
         var body: Data?

@@ -47,6 +47,15 @@ enum ResponseDecoding {
         }
     }
 
+    /// The total PostgREST counted (`Content-Range: 0-24/3573` or `*/3573`), when it was asked
+    /// for and known (`*` when not counted).
+    static func count(from response: HTTPResponse) -> Int? {
+        guard let range = response.headers["Content-Range"], let slash = range.lastIndex(of: "/") else {
+            return nil
+        }
+        return Int(range[range.index(after: slash)...].trimmingCharacters(in: .whitespaces))
+    }
+
     /// Whether a body holds nothing but white space.
     static func isBlank(_ body: Data) -> Bool {
         body.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }

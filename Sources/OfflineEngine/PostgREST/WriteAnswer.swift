@@ -7,6 +7,12 @@ import Foundation
 /// and says nothing of whether the write was applied. Such an answer never settles a write; the
 /// write stays queued and is tried again.
 enum WriteAnswer {
+    /// PostgREST's answer to a write: the rows it sent back and the count, if asked.
+    struct Answer: Sendable {
+        var rows: [Row]
+        var count: Int?
+    }
+
     /// The rows of PostgREST's answer to `mutation`: a JSON array (or object) of rows, or an
     /// empty body where `return=minimal` asked for none (or a 204 carrying PostgREST's
     /// `Content-Range`). Throws the response's failure for a non-2xx status, and

@@ -10,6 +10,14 @@ public struct WriteQuery: FilterBuilding {
     package var mutation: Mutation
     /// The client that runs the write, if it came from one.
     let client: OfflineClient?
+    /// The `returning:` the app gave, if any: `.minimal` keeps a typed `execute()` from asking
+    /// for rows.
+    package var returningChoice: PostgrestReturningOptions?
+    /// The count PostgREST is asked for (`count:`), if any; not kept in the queue (a replay's
+    /// answer has no reader).
+    package var count: CountOption?
+    /// Every row or one, for `execute().value`.
+    package var shape = ResultShape.rows
 
     /// A write of `mutation` not tied to a client (for building and inspecting requests).
     package init(_ mutation: Mutation) {
@@ -35,6 +43,25 @@ public struct WriteQuery: FilterBuilding {
     public func select(_ columns: String = "*") -> WriteQuery {
         var copy = self
         copy.mutation.returning = QueryDescription.normalizedSelect(columns)
+        return copy
+    }
+
+    /// Exactly one row: `execute().value` decodes that row (and asks for the rows back); none or
+    /// several throw PostgREST's `PGRST116` refusal, for the server's rows or the device's alike.
+    ///
+    /// ```swift
+    /// let saved: Task = try await client.from("tasks").insert(task).select().single().execute().value
+    /// ```
+    public func single() -> WriteQuery {
+        var copy = self
+        copy.shape = .single
+        return copy
+    }
+
+    /// One row or none: `execute().value` decodes an `Optional`; several throw `PGRST116`.
+    public func maybeSingle() -> WriteQuery {
+        var copy = self
+        copy.shape = .maybeSingle
         return copy
     }
 

@@ -58,7 +58,7 @@ struct ClientAnswerTests {
             1, of: fixture,
             with: HTTPResponse(status: 200, headers: ["Content-Type": "text/html"], body: Data("<html>".utf8))
         )
-        let result = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
+        let result = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute().outcome
         guard case .queued = result else {
             Issue.record("expected the write to be kept in the queue, got \(result)")
             return
@@ -82,6 +82,7 @@ struct ClientAnswerTests {
             throw TransportError(kind: .connectionLost)
         }
         let result = try await fixture.client.from("tasks").insert(["id": 1, "title": "a"] as Row).execute()
+            .outcome
         guard case .queued = result else {
             Issue.record("expected the write to be queued after its answer was lost, got \(result)")
             return

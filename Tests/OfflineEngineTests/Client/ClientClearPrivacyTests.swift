@@ -22,7 +22,7 @@ struct ClientClearPrivacyTests {
         #expect(fetched.rows.map { $0["title"] } == [.string(Self.cachedText)])
         await client.disableNetwork()
         let row: Row = ["id": 2, "title": .string(Self.queuedText)]
-        let written = try await client.from("tasks").insert(row).execute()
+        let written = try await client.from("tasks").insert(row).execute().outcome
         guard case .queued = written else {
             Issue.record("expected a queued write, got \(written)")
             return

@@ -57,7 +57,7 @@ struct ClientOwnerTests {
         let client = fixture.client
         let stall = StoreStall(client.store)
         try await stall.engage()
-        async let written = client.from("tasks").insert(["id": 1] as Row).execute()
+        async let written = client.from("tasks").insert(["id": 1] as Row).execute().outcome
         // The write waits for its tick, read before it goes out.
         try await stall.waiting(atLeast: 1)
         async let signedIn: Void = client.signIn(Self.userB)
@@ -103,7 +103,7 @@ struct ClientOwnerTests {
             await gate.wait()
             throw TransportError(kind: .connectionLost)
         }
-        async let written = client.from("tasks").insert(["id": 1] as Row).execute()
+        async let written = client.from("tasks").insert(["id": 1] as Row).execute().outcome
         _ = await gate.arrivals.values(atLeast: 1)
         try await client.clearLocalData()
         gate.open()

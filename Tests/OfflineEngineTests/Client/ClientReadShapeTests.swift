@@ -44,7 +44,7 @@ struct ClientReadShapeTests {
         _ = try await firstValue(of: fullStream) { $0.refresh == .idle }
         await fixture.client.disableNetwork()
         let result = try await fixture.client.from("tasks").update(["done": true] as Row).eq("id", value: 1)
-            .execute()
+            .execute().outcome
         guard case .queued = result else {
             Issue.record("the update was not queued: \(result)")
             return

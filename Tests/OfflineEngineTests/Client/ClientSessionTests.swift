@@ -163,9 +163,9 @@ struct ClientSessionTests {
             return nil
         }
         let client = fixture.client
-        let first = Task { try await client.from("tasks").insert(["id": 1] as Row).execute() }
+        let first = Task { try await client.from("tasks").insert(["id": 1] as Row).execute().outcome }
         _ = await gate.arrivals.values(atLeast: 1)
-        let second = Task { try await client.from("tasks").insert(["id": 2] as Row).execute() }
+        let second = Task { try await client.from("tasks").insert(["id": 2] as Row).execute().outcome }
         try await eventually {
             fixture.client.writeWaitsBehindImmediateSend
         }

@@ -10,7 +10,7 @@ struct ClientWriteTests {
     func sentAtOnce() async throws {
         let fixture = try await ClientFixture()
         let result = try await fixture.client.from("tasks").insert(["id": 1, "title": "a"] as Row).select()
-            .execute()
+            .execute().outcome
         #expect(result == .sent([["id": 1, "title": "a"]]))
         #expect(await fixture.server.rows(of: "tasks") == [["id": 1, "title": "a"]])
         #expect(fixture.writes.count == 1)
@@ -24,7 +24,7 @@ struct ClientWriteTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let fixture = try await ClientFixture(storage: .directory(folder))
         await fixture.client.disableNetwork()
-        let result = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
+        let result = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute().outcome
         guard case .queued(let pending) = result else {
             Issue.record("expected a queued write, got \(result)")
             return
@@ -50,7 +50,7 @@ struct ClientWriteTests {
         _ = try await fixture.client.from("tasks").update(["n": 1] as Row).eq("id", value: 1).execute()
         await fixture.client.enableNetwork()
         // Written while the queue still holds earlier writes: queued behind them, not sent at once.
-        let late = try await fixture.client.from("tasks").insert(["id": 4, "n": 0] as Row).execute()
+        let late = try await fixture.client.from("tasks").insert(["id": 4, "n": 0] as Row).execute().outcome
         if case .sent = late {
             #expect(fixture.writes.count == 5)
         }
@@ -71,7 +71,7 @@ struct ClientWriteTests {
                 if let failure { throw failure }
                 return errorResponse(status: 503, code: "PGRST002")
             }
-            let result = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
+            let result = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute().outcome
             guard case .queued = result else {
                 Issue.record("expected a queued write, got \(result)")
                 return
@@ -100,7 +100,7 @@ struct ClientWriteTests {
         #expect(try await fixture.client.store.queue.all().isEmpty)
         await fixture.client.enableNetwork()
         let result = try await fixture.client.from("tasks").insert(["id": 2, "title": "b"] as Row)
-            .execute(policy: .onlineOnly)
+            .execute(policy: .onlineOnly).outcome
         #expect(result == .sent([]))
         #expect(await fixture.server.rows(of: "tasks").count == 2)
         let lists = try await fixture.client.store.lists.all(table: "tasks")
@@ -115,7 +115,7 @@ struct ClientWriteTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let fixture = try await ClientFixture(storage: .directory(folder))
         await fixture.client.disableNetwork()
-        let result = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
+        let result = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute().outcome
         guard case .queued(let pending) = result else {
             Issue.record("expected a queued write")
             return
@@ -148,6 +148,7 @@ struct ClientWriteTests {
                 status: 201, headers: ["Content-Type": "application/json"], body: Data("[{".utf8))
         }
         let result = try await fixture.client.from("tasks").insert(["id": 2] as Row).select().execute()
+            .outcome
         guard case .queued = result else {
             Issue.record("expected the write to be kept in the queue, got \(result)")
             return

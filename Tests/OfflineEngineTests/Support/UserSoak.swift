@@ -188,7 +188,7 @@ struct UserSoak: Sendable {
             case .delete:
                 query = items.delete().eq("id", value: key)
             }
-            switch try await query.execute() {
+            switch try await query.execute().outcome {
             case .sent: return (.sent, nil)
             case .queued(let pending): return (.queued, .some(pending.ownerID))
             }

@@ -1,0 +1,50 @@
+import Foundation
+
+extension WriteQuery {
+    /// Runs the write under `policy` (see ``WritePolicy``) and decodes its rows into `T` with
+    /// the client's ``Configuration/decoder``: asks for the rows back unless `returning:
+    /// .minimal` said not to.
+    ///
+    /// ```swift
+    /// let saved: [Task] = try await client.from("tasks").insert(tasks).execute().value
+    /// let done: Task = try await client.from("tasks").update(["done": true]).eq("id", value: id)
+    ///     .single().execute().value
+    /// ```
+    ///
+    /// Sent, the rows are the server's; queued (offline, or behind an earlier queued write),
+    /// they are the rows as written on the device (``WriteResponse/rows``), and
+    /// ``WriteResponse/isQueued`` says so. It returns only once a queued write is durable.
+    public func execute<T: Decodable>(policy: WritePolicy = .offlineFirst) async throws -> WriteResponse<T> {
+        guard let client else { throw ClientError.closed }
+        var write = self
+        if write.mutation.returning == nil, returningChoice != .minimal { write.mutation.returning = "*" }
+        let outcome = try await write.run(on: client, policy: policy, rowsAsWritten: true)
+        let value = try shape.json(of: outcome.rows).decode(T.self, with: client.decoder)
+        return WriteResponse(value: value, count: outcome.count, outcome: outcome.result, rows: outcome.rows)
+    }
+
+    /// Runs the write under `policy` (see ``WritePolicy``): ``WriteResponse/outcome`` tells sent
+    /// (`.sent(rows)`) from queued (`.queued(pending)`, returned only once it is durable).
+    ///
+    /// ```swift
+    /// switch try await client.from("tasks").insert(task).execute().outcome {
+    /// case .sent: break                       // the server has it
+    /// case .queued(let pending): track(pending.id)   // replayed when the network returns
+    /// }
+    /// ```
+    @discardableResult
+    public func execute(policy: WritePolicy = .offlineFirst) async throws -> WriteResponse<Void> {
+        guard let client else { throw ClientError.closed }
+        let asked = mutation.returning != nil
+        let outcome = try await run(on: client, policy: policy, rowsAsWritten: asked)
+        if asked { _ = try shape.json(of: outcome.rows) }
+        return WriteResponse(value: (), count: outcome.count, outcome: outcome.result, rows: outcome.rows)
+    }
+
+    private func run(on client: OfflineClient, policy: WritePolicy, rowsAsWritten: Bool) async throws
+        -> WriteOutcome
+    {
+        let options = WriteOptions(count: count, shape: shape, rowsAsWritten: rowsAsWritten)
+        return try await client.engine.execute(mutation, policy: policy, options: options)
+    }
+}

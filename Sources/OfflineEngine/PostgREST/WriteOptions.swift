@@ -1,0 +1,26 @@
+/// What a write sent at once asks beyond PostgREST's default answer: a count, one object, and
+/// (for the app, not the request) its rows back when it is queued. Not kept in the queue: a
+/// replay's answer has no reader.
+package struct WriteOptions: Sendable, Hashable {
+    /// The count PostgREST is asked for, if any.
+    package var count: CountOption?
+    /// Every row or one; ``ResultShape/single`` asks PostgREST for one object, so that a write
+    /// matching none or several is rolled back (`406`).
+    package var shape = ResultShape.rows
+    /// Whether a queued write's rows as the device shows them are wanted (``WrittenRows``).
+    package var rowsAsWritten = false
+
+    package init(count: CountOption? = nil, shape: ResultShape = .rows, rowsAsWritten: Bool = false) {
+        self.count = count
+        self.shape = shape
+        self.rowsAsWritten = rowsAsWritten
+    }
+}
+
+/// What became of a write the engine ran: sent or queued, the count, and the rows its `value`
+/// decodes (the server's, or a queued write's as the device shows them).
+struct WriteOutcome: Sendable {
+    var result: WriteResult
+    var count: Int?
+    var rows: [Row]
+}
