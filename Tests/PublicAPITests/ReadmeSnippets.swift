@@ -34,6 +34,7 @@ func readmeFetchAndInsert(_ client: OfflineClient, task: Task) async throws -> (
     let once = try await client.from("tasks").select().fetch()  // one-shot read
     _ = (once.rows, once.hasPendingMutations, once.isFromCache, once.fetchedAt)  // adapted: `_ =`
 
-    let result = try await client.from("tasks").insert(task).execute()  // .outcome: .sent(rows) or .queued(pending)
+    // .outcome: .sent(rows) or .queued(pending)
+    let result = try await client.from("tasks").insert(task).execute()
     return (once, result)  // adapted
 }
