@@ -8,7 +8,9 @@ import OfflineEngine
 /// PostgREST grammar it can decide exactly (`eq neq gt gte lt lte like ilike in is`, `not.`,
 /// `or`/`and` trees), `order`, `limit` and `offset`; and writes: insert, upsert
 /// (`on_conflict`, `resolution=merge-duplicates|ignore-duplicates`), update and delete, with
-/// `Prefer: return=representation`. Values compare by their JSON type (numbers as numbers,
+/// `Prefer: return=representation`, counts (`Prefer: count=`, answered in `Content-Range`),
+/// `HEAD`, and one-object writes (`Accept: application/vnd.pgrst.object+json`: a write that
+/// matched none or several is rolled back with PostgREST's 406). Values compare by their JSON type (numbers as numbers,
 /// UUID-shaped strings without regard to case). It is not a database: no embeds, no types, no
 /// row-level security.
 public actor InMemoryPostgREST: HTTPTransport {
@@ -84,30 +86,72 @@ public actor InMemoryPostgREST: HTTPTransport {
         }
         let prefer = request.headers["Prefer"] ?? ""
         let wantsRows = prefer.contains("return=representation")
+        let counts = prefer.contains("count=")
         switch request.method {
         case .get, .head:
             guard tables[table] != nil else { throw Self.missingTable }
             let rows = try select(query)
-            return Self.json(rows.map(\.json), status: 200)
-        case .post:
-            let written = try insert(into: table, body: request.body, parameters: parameters, prefer: prefer)
-            return wantsRows ? Self.json(project(written, query), status: 201) : HTTPResponse(status: 201)
-        case .patch:
-            let written = try update(table, query: query, body: request.body)
-            return wantsRows ? Self.json(project(written, query), status: 200) : HTTPResponse(status: 204)
-        case .delete:
-            let removed = try delete(from: table, query: query)
-            return wantsRows ? Self.json(project(removed, query), status: 200) : HTTPResponse(status: 204)
+            var unbounded = query
+            (unbounded.limit, unbounded.offset) = (nil, nil)
+            let total = counts ? try select(unbounded).count : nil
+            var response = Self.json(rows.map(\.json), status: 200)
+            response.headers["Content-Range"] = Self.contentRange(
+                first: query.offset ?? 0, count: rows.count, total: total)
+            if request.method == .head { response.body = Data() }
+            return response
+        default:
+            let saved = tables
+            let written = try write(
+                request, table: table, query: query, parameters: parameters, prefer: prefer)
+            let object = request.headers["Accept"] == "application/vnd.pgrst.object+json"
+            if object, written.count != 1 {
+                // PostgREST rolls back a write asked for one object that matched none or several.
+                tables = saved
+                throw Refusal(
+                    status: 406, code: "PGRST116",
+                    message: "JSON object requested, multiple (or no) rows returned",
+                    details: "The result contains \(written.count) rows")
+            }
+            let status = request.method == .post ? 201 : (wantsRows ? 200 : 204)
+            var response = HTTPResponse(status: status)
+            if wantsRows {
+                let projected = project(written, query)
+                response =
+                    object ? Self.json(projected[0], status: status) : Self.json(projected, status: status)
+            }
+            if counts { response.headers["Content-Range"] = "*/\(written.count)" }
+            return response
         }
+    }
+
+    private func write(
+        _ request: HTTPRequest, table: String, query: QueryDescription, parameters: [QueryParameter],
+        prefer: String
+    ) throws -> [Row] {
+        switch request.method {
+        case .post: return try insert(into: table, body: request.body, parameters: parameters, prefer: prefer)
+        case .patch: return try update(table, query: query, body: request.body)
+        default: return try delete(from: table, query: query)
+        }
+    }
+
+    /// `0-9/42`, `*/0` for no rows, and `*` for the total when it was not counted.
+    private static func contentRange(first: Int, count: Int, total: Int?) -> String {
+        let range = count == 0 ? "*" : "\(first)-\(first + count - 1)"
+        return range + "/" + (total.map(String.init) ?? "*")
     }
 
     private static let missingTable = Refusal(
         status: 404, code: "PGRST205", message: "Could not find the table in the schema cache")
 
     private static func json(_ rows: [JSONValue], status: Int) -> HTTPResponse {
+        json(.array(rows), status: status)
+    }
+
+    private static func json(_ value: JSONValue, status: Int) -> HTTPResponse {
         HTTPResponse(
             status: status, headers: ["Content-Type": "application/json; charset=utf-8"],
-            body: JSONText.data(.array(rows)))
+            body: JSONText.data(value))
     }
 
     // MARK: Reads

@@ -43,6 +43,11 @@ public struct ReadResponse<Value> {
 
 extension ReadResponse: Sendable where Value: Sendable {}
 
+/// supabase-swift's name for a response, so that a data layer that spells out a read's type
+/// (`let page: PostgrestResponse<[Task]> = try await ….execute()`) compiles unchanged. A
+/// write's response is a ``WriteResponse``.
+public typealias PostgrestResponse<Value> = ReadResponse<Value>
+
 /// What a write's `execute()` returns: the decoded `value` and `count`, as supabase-swift's
 /// `PostgrestResponse`, and whether it was sent or kept on the device (``outcome``).
 ///
