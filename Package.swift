@@ -65,6 +65,12 @@ let package = Package(
             name: "PublicAPITests",
             dependencies: ["OfflineEngine", "OfflineEngineTesting"]
         ),
+        // supabase-swift's own request-building cases, ported; no @testable import, so they
+        // prove the public API is enough to send what supabase-swift sends.
+        .testTarget(
+            name: "SupabaseCompatibilityTests",
+            dependencies: ["OfflineEngine", "OfflineEngineTesting"]
+        ),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["OfflineEngine", "OfflineEngineTesting", "PostgresGateway", "CLibPQ", "ReplayCrashHelper"]

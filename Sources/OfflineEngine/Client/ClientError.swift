@@ -7,12 +7,19 @@ public enum ClientError: Error, Sendable, Hashable, CustomStringConvertible {
     case offline
     /// The local data was cleared while this call was under way.
     case cleared
+    /// A write asked for one row (`single()`) was queued, but the device does not hold exactly
+    /// one row it changed, so there is no row to return yet. The write is saved and will sync:
+    /// do not write it again.
+    case queuedWithoutRow
 
     public var description: String {
         switch self {
         case .closed: return "The offline client was closed."
         case .offline: return "The network is unavailable, and this call is online only."
         case .cleared: return "The local data was cleared while the request was under way."
+        case .queuedWithoutRow:
+            return
+                "The change is saved on the device and will sync, but the row it changed is not on the device to show."
         }
     }
 }

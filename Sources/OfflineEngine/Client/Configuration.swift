@@ -62,11 +62,13 @@ public struct Configuration: Sendable {
     /// ``SessionState/waitingForToken(_:)``, until it answers.
     public var accessToken: (@Sendable () async throws -> String?)?
     /// Encodes the values given to `insert`, `upsert`, `update` and `rpc`; by default dates are
-    /// ISO 8601 in UTC with milliseconds, as supabase-swift sends them. Set key or date
+    /// ISO 8601 in UTC with milliseconds (`2023-11-14T22:13:20.123Z`), as supabase-swift writes
+    /// dates in filters. Set key or date
     /// strategies here (`.convertToSnakeCase`) once for the whole client.
     public var encoder: JSONEncoder
-    /// Decodes the `value` of `execute()` and of snapshots' `decode(_:)`; by default it reads
-    /// the dates PostgREST writes (with or without fractions and offset).
+    /// Decodes the `value` of `execute()` (snapshots' `decode(_:decoder:)` takes it as an
+    /// argument); by default it reads the dates PostgREST writes (with or without fractions and
+    /// offset).
     public var decoder: JSONDecoder
 
     /// A configuration with defaults for everything but the server and the key.
@@ -99,7 +101,8 @@ public struct Configuration: Sendable {
     }
 
     /// A new encoder as the client's default: dates as ISO 8601 in UTC with milliseconds
-    /// (`2023-11-14T22:13:20.123Z`), as supabase-swift writes them; keys as written. Start from
+    /// (`2023-11-14T22:13:20.123Z`), as supabase-swift writes dates in filters; keys as written.
+    /// Start from
     /// it to change one strategy:
     ///
     /// ```swift

@@ -9,17 +9,20 @@ extension Engine {
             try RequestBuilder.validate(table: function)
             await waitForSessionToSettle()
             guard connectivity.current != .offline else { throw ClientError.offline }
-            let token = state.session.value.authSession?.accessToken
-            var headers = try RequestBuilder.baseHeaders(endpoint: endpoint, accessToken: token)
-            headers["Content-Type"] = "application/json"
-            if let profile = try RequestBuilder.profile(schema) { headers["Content-Profile"] = profile }
             guard let url = URL(string: endpoint.restRoot + "/rpc/" + PercentEncoding.encode(function)) else {
                 throw QueryError(.invalidTableName)
             }
-            let request = HTTPRequest(
-                method: .post, url: url, headers: headers, body: JSONText.data(params),
-                retriesTransportFailures: false)
-            let response = try await transport.send(request)
+            let profile = try RequestBuilder.profile(schema)
+            let sent = try await tokens.send(for: state.session.value.authSession, through: transport) {
+                token in
+                var headers = try RequestBuilder.baseHeaders(endpoint: endpoint, accessToken: token)
+                headers["Content-Type"] = "application/json"
+                if let profile { headers["Content-Profile"] = profile }
+                return HTTPRequest(
+                    method: .post, url: url, headers: headers, body: JSONText.data(params),
+                    retriesTransportFailures: false)
+            }
+            guard let response = sent else { throw CancellationError() }
             guard response.isSuccess else { throw ResponseDecoding.failure(for: response) }
             return response
         }

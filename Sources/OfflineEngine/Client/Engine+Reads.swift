@@ -30,11 +30,12 @@ extension Engine {
             summarize: { error in ErrorWording.summary(of: error) })
         // Weak: the state keeps the live reads, which keep this refresher.
         let key = query.canonicalKey
-        let (endpoint, transport, calls) = (endpoint, transport, calls)
+        let (endpoint, transport, calls, tokens) = (endpoint, transport, calls, tokens)
         return Refresher(environment: environment) { [weak state] in
             guard let state else { throw CancellationError() }
             return try await calls.underway {
-                let reads = ServerReads(endpoint: endpoint, transport: transport, state: state)
+                let reads = ServerReads(
+                    endpoint: endpoint, transport: transport, state: state, tokens: tokens)
                 let (rows, tick) = try await reads.fetch(query)
                 return try await state.applyAnswer(rows, query: query, requestTick: tick, answering: key)
             }

@@ -48,13 +48,18 @@ extension Engine {
         -> WriteOutcome
     {
         let tick = try await state.marks.nextTick()
-        guard await state.maySend(ticket) else {
-            let pending = try await state.enqueueUnlessCleared(mutation, ticket: ticket)
-            return await queuedOutcome(mutation, pending: pending, options: options)
-        }
         let answer: WriteAnswer.Answer
         do {
-            answer = try await send(mutation, ticket: ticket, options: options)
+            guard let sent = try await send(mutation, ticket: ticket, options: options) else {
+                let pending = try await state.enqueueUnlessCleared(mutation, ticket: ticket)
+                return await queuedOutcome(mutation, pending: pending, options: options)
+            }
+            answer = sent
+        } catch is TokenUnavailable {
+            // Never sent: queued as it is, to go once a token comes.
+            let pending = try await state.enqueueUnlessCleared(mutation, ticket: ticket)
+            await state.waitForToken(refused: ticket.session)
+            return await queuedOutcome(mutation, pending: pending, options: options)
         } catch  where WriteAnswer.isTransient(error) || ResponseDecoding.isAuthenticationFailure(error) {
             // Not settled: kept in the queue, its attempt counted. A clear that ran meanwhile wiped it.
             var attempted = mutation
@@ -62,6 +67,9 @@ extension Engine {
             let interrupted = WriteAnswer.mayHaveBeenApplied(after: error)
             let pending = try await state.enqueueUnlessCleared(
                 attempted, ticket: ticket, interrupted: interrupted)
+            if ResponseDecoding.isAuthenticationFailure(error) {
+                await state.waitForToken(refused: ticket.session)
+            }
             return await queuedOutcome(mutation, pending: pending, options: options)
         }
         try await state.patchAccepted(mutation, returned: answer.rows, requestTick: tick)
@@ -90,21 +98,30 @@ extension Engine {
         -> WriteAnswer.Answer
     {
         do {
-            return try await send(mutation, ticket: ticket, options: options)
+            // The owner signed out or was replaced while the token was asked for: not sent.
+            guard let answer = try await send(mutation, ticket: ticket, options: options) else {
+                throw TokenUnavailable(.otherUser)
+            }
+            return answer
         } catch let unreadable as UnexpectedResponseError where (200..<300).contains(unreadable.status) {
             try await state.markStale(TableID(mutation))
             throw unreadable
         }
     }
 
-    /// Sends one write as its ticket says and returns the rows of PostgREST's answer; an answer
-    /// that is not PostgREST's throws ``UnexpectedResponseError``.
+    /// Sends one write as its ticket says (checked once more, with no `await` before it leaves)
+    /// and returns PostgREST's answer; `nil` when the ticket no longer held. An answer that is not
+    /// PostgREST's throws ``UnexpectedResponseError``.
     private func send(_ mutation: Mutation, ticket: SendTicket, options: WriteOptions) async throws
-        -> WriteAnswer.Answer
+        -> WriteAnswer.Answer?
     {
-        let request = try RequestBuilder.request(
-            for: mutation, endpoint: endpoint, accessToken: ticket.accessToken, options: options)
-        let response = try await transport.send(request)
+        let sent = try await tokens.send(
+            for: ticket.session, through: transport, mayLeave: { await state.maySend(ticket) },
+            request: {
+                try RequestBuilder.request(
+                    for: mutation, endpoint: endpoint, accessToken: $0, options: options)
+            })
+        guard let response = sent else { return nil }
         return WriteAnswer.Answer(
             rows: try WriteAnswer.rows(from: response, for: mutation),
             count: ResponseDecoding.count(from: response))

@@ -31,7 +31,14 @@ final class Engine: Sendable {
     }
 
     /// Reads for requests whose answers this state judges.
-    var reads: ServerReads { ServerReads(endpoint: endpoint, transport: transport, state: state) }
+    var reads: ServerReads {
+        ServerReads(endpoint: endpoint, transport: transport, state: state, tokens: tokens)
+    }
+
+    /// The token each request carries (see ``SessionTokens``).
+    var tokens: SessionTokens {
+        SessionTokens(provider: configuration.accessToken, state: state, now: { Date() })
+    }
 
     /// Reads back what the store holds, then starts the replay loop, the connectivity watcher and
     /// the session's restore.
@@ -42,8 +49,8 @@ final class Engine: Sendable {
             background.run { await monitor.follow(availability) }
         }
         let replayer = Replayer(
-            state: state, endpoint: endpoint, transport: transport, reads: reads, primaryKeys: primaryKeys,
-            clock: configuration.clock)
+            state: state, endpoint: endpoint, transport: transport, reads: reads, tokens: tokens,
+            primaryKeys: primaryKeys, clock: configuration.clock)
         background.run { await replayer.run() }
         // The stored session is read back while the client is already usable: until it settles
         // the session reads `.restoring`, live reads show their cached rows and wait to refresh.
@@ -78,14 +85,22 @@ final class Engine: Sendable {
         }
     }
 
-    /// The app's answer to ``Configuration/restoreSession``; `nil` without one, or when it threw.
+    /// The app's answer to ``Configuration/restoreSession``; without one, the user of the token
+    /// ``Configuration/accessToken`` gives (its `sub`), when it gives one. `nil` when neither
+    /// answers (no provider, a throw, no token, a token that names no user): the stored session
+    /// stands.
     private func askAppForSession() async -> AuthSession?? {
-        guard let provider = configuration.restoreSession else { return nil }
-        do {
-            return .some(try await provider())
-        } catch {
-            return nil
+        if let provider = configuration.restoreSession {
+            do {
+                return .some(try await provider())
+            } catch {
+                return nil
+            }
         }
+        guard let tokens = configuration.accessToken, let token = try? await tokens(),
+            let claims = TokenClaims(jwt: token), let user = claims.subject
+        else { return nil }
+        return .some(AuthSession(accessToken: token, userID: user, expiresAt: claims.expiresAt))
     }
 
     /// Returns once the stored session has been read back (or the client closes).

@@ -11,6 +11,7 @@ enum ErrorWording {
         case let error as JSONText.MalformedJSON: return error.description
         case let error as ClientError: return error.description
         case let error as StoredWriteUnreadable: return error.description
+        case let error as TokenUnavailable: return error.description
         default: return nil
         }
     }

@@ -40,8 +40,12 @@ public struct FetchResult: Sendable, Hashable {
     /// The rows, in the server's order, with queued rows appended after them.
     public var rows: QueryRows { result.rows }
 
-    /// Decodes the rows into the app's types, e.g. `decode([Task].self)`.
-    public func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try result.decode(type)
+    /// Decodes the rows into the app's types, e.g. `decode([Task].self)`, with `decoder` (pass
+    /// the client's ``Configuration/decoder`` when it was changed).
+    public func decode<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = Configuration.defaultDecoder())
+        throws
+        -> T
+    {
+        try result.decode(type, decoder: decoder)
     }
 }

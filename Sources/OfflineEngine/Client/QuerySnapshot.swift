@@ -11,9 +11,13 @@ public struct QueryResult: Sendable, Hashable {
     /// A result from an array of rows.
     public init(rows: [Row]) { self.rows = QueryRows(rows) }
 
-    /// Decodes the rows into the app's types, e.g. `decode([Task].self)`.
-    public func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try JSONValue.array(rows.map(\.json)).decode(type)
+    /// Decodes the rows into the app's types, e.g. `decode([Task].self)`, with `decoder` (pass
+    /// the client's ``Configuration/decoder`` when it was changed).
+    public func decode<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = Configuration.defaultDecoder())
+        throws
+        -> T
+    {
+        try JSONValue.array(rows.map(\.json)).decode(type, with: decoder)
     }
 }
 

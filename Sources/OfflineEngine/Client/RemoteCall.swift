@@ -64,4 +64,9 @@ extension SchemaScope {
             client: client, function: function, params: try JSONValue(encoding: params, with: client.encoder),
             schema: name)
     }
+
+    /// A call of `function` in this schema with no parameters.
+    public func rpc(_ function: String) -> RemoteCall {
+        RemoteCall(client: client, function: function, params: .object([:]), schema: name)
+    }
 }

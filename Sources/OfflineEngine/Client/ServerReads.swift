@@ -6,6 +6,7 @@ struct ServerReads: Sendable {
     let endpoint: RESTEndpoint
     let transport: RetryingTransport
     let state: EngineState
+    let tokens: SessionTokens
 
     /// What the server answered a read: its rows (none for `HEAD`) and the count, if asked.
     struct Answer: Sendable {
@@ -21,23 +22,27 @@ struct ServerReads: Sendable {
 
     /// The answer to `query` asked with `options`, and the tick read before the request.
     func fetch(_ query: QueryDescription, options: ReadOptions) async throws -> (Answer, Int64) {
+        // The tick before the token: a sign-in that follows (even one the token provider's answer
+        // makes) refuses this answer.
         let tick = try await state.marks.nextTick()
-        let token = state.session.value.authSession?.accessToken
-        return (try await send(query, accessToken: token, options: options), tick)
+        return (try await send(query, as: state.session.value.authSession, options: options), tick)
     }
 
-    /// The rows of `query` sent with a token fixed by the caller (a write's own session).
-    func fetch(_ query: QueryDescription, accessToken token: String?) async throws -> [Row] {
-        try await send(query, accessToken: token, options: ReadOptions()).rows
+    /// The rows of `query` sent as the caller's session says (a write's own).
+    func fetch(_ query: QueryDescription, as session: AuthSession?) async throws -> [Row] {
+        try await send(query, as: session, options: ReadOptions()).rows
     }
 
-    private func send(_ query: QueryDescription, accessToken token: String?, options: ReadOptions)
+    private func send(_ query: QueryDescription, as session: AuthSession?, options: ReadOptions)
         async throws -> Answer
     {
-        var request = try RequestBuilder.request(
-            for: query, endpoint: endpoint, accessToken: token, options: options)
-        request.retriesTransportFailures = false
-        let response = try await transport.send(request)
+        let sent = try await tokens.send(for: session, through: transport) { token in
+            var request = try RequestBuilder.request(
+                for: query, endpoint: endpoint, accessToken: token, options: options)
+            request.retriesTransportFailures = false
+            return request
+        }
+        guard let response = sent else { throw CancellationError() }
         guard options.head else {
             return Answer(
                 rows: try ResponseDecoding.rows(from: response), count: ResponseDecoding.count(from: response)

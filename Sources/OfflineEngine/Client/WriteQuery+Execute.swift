@@ -3,7 +3,7 @@ import Foundation
 extension WriteQuery {
     /// Runs the write under `policy` (see ``WritePolicy``) and decodes its rows into `T` with
     /// the client's ``Configuration/decoder``: asks for the rows back unless `returning:
-    /// .minimal` said not to.
+    /// .minimal` said not to (then `[T]` decodes empty, and a single `T` cannot be decoded).
     ///
     /// ```swift
     /// let saved: [Task] = try await client.from("tasks").insert(tasks).execute().value
@@ -13,13 +13,21 @@ extension WriteQuery {
     ///
     /// Sent, the rows are the server's; queued (offline, or behind an earlier queued write),
     /// they are the rows as written on the device (``WriteResponse/rows``), and
-    /// ``WriteResponse/isQueued`` says so. It returns only once a queued write is durable.
+    /// ``WriteResponse/isQueued`` says so. It returns only once a queued write is durable. After
+    /// ``single()``, a queued write whose one row the device does not hold throws
+    /// ``ClientError/queuedWithoutRow``: it is saved all the same.
     public func execute<T: Decodable>(policy: WritePolicy = .offlineFirst) async throws -> WriteResponse<T> {
         guard let client else { throw ClientError.closed }
         var write = self
         if write.mutation.returning == nil, returningChoice != .minimal { write.mutation.returning = "*" }
         let outcome = try await write.run(on: client, policy: policy, rowsAsWritten: true)
-        let value = try shape.json(of: outcome.rows).decode(T.self, with: client.decoder)
+        let json: JSONValue
+        do {
+            json = try shape.json(of: outcome.rows)
+        } catch  where outcome.isQueued {
+            throw ClientError.queuedWithoutRow
+        }
+        let value = try json.decode(T.self, with: client.decoder)
         return WriteResponse(value: value, count: outcome.count, outcome: outcome.result, rows: outcome.rows)
     }
 
@@ -37,14 +45,23 @@ extension WriteQuery {
         guard let client else { throw ClientError.closed }
         let asked = mutation.returning != nil
         let outcome = try await run(on: client, policy: policy, rowsAsWritten: asked)
-        if asked { _ = try shape.json(of: outcome.rows) }
+        if asked, !outcome.isQueued { _ = try shape.json(of: outcome.rows) }
         return WriteResponse(value: (), count: outcome.count, outcome: outcome.result, rows: outcome.rows)
     }
 
+    /// Runs the write; after ``maybeSingle()``, PostgREST's refusal of a one-object write that
+    /// matched no row is no row (nothing was written), as supabase-js reads it.
     private func run(on client: OfflineClient, policy: WritePolicy, rowsAsWritten: Bool) async throws
         -> WriteOutcome
     {
         let options = WriteOptions(count: count, shape: shape, rowsAsWritten: rowsAsWritten)
-        return try await client.engine.execute(mutation, policy: policy, options: options)
+        do {
+            return try await client.engine.execute(mutation, policy: policy, options: options)
+        } catch let refusal as PostgrestError
+            where shape == .maybeSingle && refusal.code == "PGRST116"
+            && refusal.details?.contains(" 0 rows") == true
+        {
+            return WriteOutcome(result: .sent([]), count: count == nil ? nil : 0, rows: [])
+        }
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 
 /// The JSON encoder and decoder a client starts with (``Configuration/encoder``,
-/// ``Configuration/decoder``): what supabase-swift's own defaults do with dates, and Foundation's
-/// defaults for everything else (keys as written).
+/// ``Configuration/decoder``): dates as ISO 8601 with milliseconds and the offset (UTC), read
+/// back in every form PostgREST writes them; Foundation's defaults for everything else (keys as
+/// written).
 package enum JSONCoders {
     /// Writes dates as ISO 8601 in UTC with milliseconds (`2023-11-14T22:13:20.123Z`).
     package static func encoder() -> JSONEncoder {

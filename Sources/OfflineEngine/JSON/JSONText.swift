@@ -107,7 +107,7 @@ package enum JSONText {
 extension JSONValue {
     /// Encodes any `Encodable` value (a row struct, say) into a JSON value, keeping numbers
     /// exact; `encoder` is the client's (``Configuration/encoder``), by default one that writes
-    /// dates as supabase-swift does.
+    /// dates as ISO 8601 in UTC with milliseconds.
     package init<T: Encodable>(encoding value: T, with encoder: JSONEncoder = JSONCoders.encoder()) throws {
         self = try JSONText.parse(try encoder.encode(value))
     }
@@ -134,7 +134,7 @@ enum ISO8601Timestamp {
         return try? plain.parse(text + "Z")
     }
 
-    /// Milliseconds in UTC, as supabase-swift writes dates, rounded to the nearest millisecond
+    /// Milliseconds in UTC, as supabase-swift writes dates in filters, rounded to the nearest millisecond
     /// (`1700000000.123` is stored as `1700000000.12299…`: truncating would send `.122`).
     static func string(from date: Date) -> String {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1_000).rounded())

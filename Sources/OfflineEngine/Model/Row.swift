@@ -34,9 +34,13 @@ public struct Row: Sendable, Hashable {
         Row(values.merging(other.values, uniquingKeysWith: { _, new in new }))
     }
 
-    /// Decodes the row into a `Decodable` type.
-    public func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try json.decode(type)
+    /// Decodes the row into a `Decodable` type with `decoder` (pass the client's
+    /// ``Configuration/decoder`` when it was changed).
+    public func decode<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = Configuration.defaultDecoder())
+        throws
+        -> T
+    {
+        try json.decode(type, with: decoder)
     }
 }
 

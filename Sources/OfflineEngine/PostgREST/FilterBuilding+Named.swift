@@ -35,22 +35,22 @@ extension FilterBuilding {
     /// client.from("tasks").select().likeAllOf("title", patterns: ["*milk*", "*eggs*"])
     /// ```
     public func likeAllOf<Pattern: FilterValue>(_ column: String, patterns: [Pattern]) -> Self {
-        filter(column, operator: "like(all)", value: Self.arrayLiteral(patterns))
+        filter(column, operator: "like(all)", value: patterns)
     }
 
     /// Rows whose `column` matches one of the LIKE patterns (`like(any).{a,b}`).
     public func likeAnyOf<Pattern: FilterValue>(_ column: String, patterns: [Pattern]) -> Self {
-        filter(column, operator: "like(any)", value: Self.arrayLiteral(patterns))
+        filter(column, operator: "like(any)", value: patterns)
     }
 
     /// Rows whose `column` matches every ILIKE pattern (`ilike(all).{a,b}`).
     public func iLikeAllOf<Pattern: FilterValue>(_ column: String, patterns: [Pattern]) -> Self {
-        filter(column, operator: "ilike(all)", value: Self.arrayLiteral(patterns))
+        filter(column, operator: "ilike(all)", value: patterns)
     }
 
     /// Rows whose `column` matches one of the ILIKE patterns (`ilike(any).{a,b}`).
     public func iLikeAnyOf<Pattern: FilterValue>(_ column: String, patterns: [Pattern]) -> Self {
-        filter(column, operator: "ilike(any)", value: Self.arrayLiteral(patterns))
+        filter(column, operator: "ilike(any)", value: patterns)
     }
 
     /// ``iLikeAllOf(_:patterns:)``, spelled in lower case.
@@ -126,7 +126,7 @@ extension FilterBuilding {
     public func match(_ query: [String: any FilterValue]) -> Self {
         var filtered = self
         for (column, value) in query.sorted(by: { $0.key < $1.key }) {
-            filtered = filtered.adding(column, .eq, .value(value.rawValue))
+            filtered = filtered.eq(column, value: value)
         }
         return filtered
     }
@@ -134,10 +134,5 @@ extension FilterBuilding {
     /// Rows that fail `column=<op>.<value>` (`not.<op>.<value>`), with a named operator.
     public func not(_ column: String, operator op: FilterOperator, value: some FilterValue) -> Self {
         not(column, operator: op.rawValue, value: value)
-    }
-
-    /// `{a,b}`: the elements as they are, as supabase-swift writes them.
-    private static func arrayLiteral<Element: FilterValue>(_ elements: [Element]) -> String {
-        "{" + elements.map(\.rawValue).joined(separator: ",") + "}"
     }
 }

@@ -16,12 +16,14 @@ public protocol FilterBuilding: Sendable {
 extension FilterBuilding {
     /// Rows whose `column` equals `value` (`eq`).
     public func eq(_ column: String, value: some FilterValue) -> Self {
-        adding(column, .eq, .value(value.rawValue))
+        if (value as? JSONValue) == .null { return adding(column, .is, .value("null")) }
+        return adding(column, .eq, .value(value.rawValue))
     }
 
     /// Rows whose `column` differs from `value` (`neq`); NULLs match neither `eq` nor `neq`.
     public func neq(_ column: String, value: some FilterValue) -> Self {
-        adding(column, .neq, .value(value.rawValue))
+        if (value as? JSONValue) == .null { return adding(column, .is, .value("null"), negated: true) }
+        return adding(column, .neq, .value(value.rawValue))
     }
 
     /// Rows whose `column` is greater than `value` (`gt`).

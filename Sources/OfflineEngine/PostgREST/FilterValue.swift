@@ -62,7 +62,9 @@ extension Date: FilterValue {
 }
 
 extension JSONValue: FilterValue {
-    /// Strings as they are, numbers with their digits, `null` as `null`, the rest as JSON.
+    /// Strings as they are, numbers with their digits, `null` as `null`, the rest as JSON. Passed
+    /// to `eq` or `neq`, ``JSONValue/null`` filters on SQL NULL (`is.null`, `not.is.null`), as a
+    /// JSON value's null means: `eq.null` would compare with the text `'null'`.
     public var rawValue: String {
         switch self {
         case .string(let text): return text
@@ -73,3 +75,44 @@ extension JSONValue: FilterValue {
         }
     }
 }
+
+extension Array: FilterValue where Element: FilterValue {
+    /// A PostgreSQL array literal, `{a,b}`, for `contains`, `containedBy`, `overlaps` and the
+    /// `likeAllOf` family: an element that is empty, is `NULL` in any case, has edge spaces or
+    /// holds `, { } " \` is double-quoted with `\` and `"` escaped, so a pattern with a comma
+    /// stays one element. A nested array stays a nested literal; ``JSONValue/null`` is SQL NULL.
+    public var rawValue: String {
+        "{" + map(ArrayLiteral.element).joined(separator: ",") + "}"
+    }
+}
+
+/// How one element is written inside a PostgreSQL array literal.
+enum ArrayLiteral {
+    static func element(_ value: some FilterValue) -> String {
+        if value is any ArrayLiteralNested { return value.rawValue }
+        if let json = value as? JSONValue {
+            switch json {
+            case .null: return "NULL"
+            case .array: return json.rawValue
+            default: break
+            }
+        }
+        return quoted(value.rawValue)
+    }
+
+    static func quoted(_ raw: String) -> String {
+        let reserved: Set<Character> = [",", "{", "}", "\"", "\\"]
+        let needsQuotes =
+            raw.isEmpty || raw.caseInsensitiveCompare("NULL") == .orderedSame
+            || raw.contains(where: reserved.contains) || raw != raw.trimmingCharacters(in: .whitespaces)
+        guard needsQuotes else { return raw }
+        let escaped = raw.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
+            of: "\"", with: "\\\"")
+        return "\"" + escaped + "\""
+    }
+}
+
+/// An array inside an array literal: written as a nested literal, not quoted as a string.
+protocol ArrayLiteralNested {}
+
+extension Array: ArrayLiteralNested where Element: FilterValue {}

@@ -128,8 +128,9 @@ enum RequestBuilder {
         let url = try url(endpoint: endpoint, table: mutation.table, parameters: parameters)
         var headers = try baseHeaders(endpoint: endpoint, accessToken: accessToken)
         headers["Prefer"] = preferHeader(for: mutation, count: options.count)
-        // One object: PostgREST rolls the write back when it matched none or several.
-        if options.shape == .single { headers["Accept"] = "application/vnd.pgrst.object+json" }
+        // One object: PostgREST rolls the write back when it matched several (or, for `single`,
+        // none).
+        if options.shape != .rows { headers["Accept"] = "application/vnd.pgrst.object+json" }
         if let profile = try profile(mutation.schema) { headers["Content-Profile"] = profile }
         let method: HTTPMethod
         var body: Data?

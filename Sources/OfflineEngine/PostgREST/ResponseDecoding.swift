@@ -76,6 +76,7 @@ enum ResponseDecoding {
         switch error {
         case let error as PostgrestError: return error.isAuthenticationFailure
         case let error as UnexpectedResponseError: return error.isAuthenticationFailure
+        case is TokenUnavailable: return true
         default: return false
         }
     }

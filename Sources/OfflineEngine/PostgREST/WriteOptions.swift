@@ -4,8 +4,9 @@
 package struct WriteOptions: Sendable, Hashable {
     /// The count PostgREST is asked for, if any.
     package var count: CountOption?
-    /// Every row or one; ``ResultShape/single`` asks PostgREST for one object, so that a write
-    /// matching none or several is rolled back (`406`).
+    /// Every row or one; ``ResultShape/single`` and ``ResultShape/maybeSingle`` ask PostgREST
+    /// for one object, so that a write matching several (or, for `single`, none) is rolled back
+    /// (`406`).
     package var shape = ResultShape.rows
     /// Whether a queued write's rows as the device shows them are wanted (``WrittenRows``).
     package var rowsAsWritten = false
@@ -23,4 +24,10 @@ struct WriteOutcome: Sendable {
     var result: WriteResult
     var count: Int?
     var rows: [Row]
+
+    /// Whether the write was queued rather than sent.
+    var isQueued: Bool {
+        if case .queued = result { return true }
+        return false
+    }
 }

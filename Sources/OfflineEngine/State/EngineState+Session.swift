@@ -34,6 +34,39 @@ extension EngineState {
         settled()
     }
 
+    /// Signs in the user of a token the token provider gave, unless the client is closing.
+    func adopt(_ newSession: AuthSession) async throws {
+        guard !closed else { throw ClientError.closed }
+        try await signIn(newSession)
+    }
+
+    /// Takes a fresh token of the signed-in user (from the token provider): the session carries
+    /// it from now on and is stored with it, and a session that waited for a token is signed in
+    /// again (the replay waiting for it wakes). A token of anyone else is not taken here.
+    func acceptToken(_ token: String, expiresAt: Date?, for user: String) async {
+        guard !closed, let current = session.value.authSession, current.userID == user else { return }
+        var updated = current
+        updated.accessToken = token
+        if let expiresAt { updated.expiresAt = expiresAt }
+        let wasWaiting = session.value.isWaitingForToken
+        guard updated != current || wasWaiting else { return }
+        session.send(.signedIn(updated))
+        if wasWaiting { signals.sessionChanged() }
+        // Stored so that an offline start carries the newest token; a sign-in that ran meanwhile
+        // stores its own session after this one (the store runs its work in call order).
+        try? await store.account.setSession(updated)
+    }
+
+    /// Marks the signed-in session as waiting for a token, when it is still `refused`'s user:
+    /// the server refused its token, or none could be had. Shown on the session stream.
+    func waitForToken(refused: AuthSession?) {
+        guard let refused, case .signedIn(let current) = session.value, current.userID == refused.userID
+        else {
+            return
+        }
+        session.send(.waitingForToken(current))
+    }
+
     /// Forgets the session. The cache keeps its owner; the next user to sign in takes it over.
     func signOut() async throws {
         session.send(.signedOut)

@@ -13,6 +13,7 @@ struct Replayer: Sendable {
     let endpoint: RESTEndpoint
     let transport: RetryingTransport
     let reads: ServerReads
+    let tokens: SessionTokens
     let primaryKeys: PrimaryKeys
     let clock: any Clock<Duration>
 
@@ -34,6 +35,12 @@ struct Replayer: Sendable {
                 await Self.waitForSignal([work, urgent, cameBack], orDelay: nil, clock: clock)
             case .blocked:
                 await Self.waitForSignal([urgent, cameBack], orDelay: nil, clock: clock)
+            case .waitForSession where tokens.canRefresh:
+                // The token provider may have a token later (its auth refreshes when it can): ask
+                // again on the schedule, and when the network comes back.
+                failures += 1
+                let delay = RetrySchedule.standard.delay(afterFailure: failures)
+                await Self.waitForSignal([settled, urgent, cameBack], orDelay: delay, clock: clock)
             case .waitForSession:
                 // The session was refused: only a change of session (not the network) may help.
                 await Self.waitForSignal([settled], orDelay: nil, clock: clock)
@@ -107,18 +114,25 @@ struct Replayer: Sendable {
     ) async -> ReplayPassEnd? {
         for (index, write) in writes.enumerated() {
             let mutation = write.mutation
-            // Checked with no `await` before the request leaves.
-            guard state.mayStillSend(run) else {
-                await state.abandonSends(writes[index...].map(\.mutation.id))
-                return nil
-            }
             do {
-                let request = try RequestBuilder.request(
-                    for: mutation, endpoint: endpoint, accessToken: run.ticket.accessToken)
-                let response = try await transport.send(request)
+                // The ticket is checked with no `await` before the request leaves.
+                let sent = try await tokens.send(
+                    for: run.ticket.session, through: transport, mayLeave: { state.mayStillSend(run) },
+                    request: {
+                        try RequestBuilder.request(for: mutation, endpoint: endpoint, accessToken: $0)
+                    })
+                guard let response = sent else {
+                    await state.abandonSends(writes[index...].map(\.mutation.id))
+                    return nil
+                }
                 // A replay brings nothing back, but the answer must be PostgREST's to settle it.
                 _ = try WriteAnswer.rows(from: response, for: mutation)
                 accepted.add(mutation.id)
+            } catch is TokenUnavailable {
+                // Nothing was sent: the writes are plainly queued again, and wait for a token.
+                await state.abandonSends(writes[index...].map(\.mutation.id))
+                await state.waitForToken(refused: run.ticket.session)
+                return .waitForSession
             } catch {
                 await state.abandonSends(writes[(index + 1)...].map(\.mutation.id))
                 return await settle(
@@ -140,6 +154,7 @@ struct Replayer: Sendable {
             return .retryLater(after: after)
         case .waitForSession:
             await state.endSend(id, event: .sendEnded(mayHaveBeenApplied: false))
+            await state.waitForToken(refused: ticket.session)
             return .waitForSession
         case .verifyLostInsert:
             guard await state.maySend(ticket, queuedWrite: id) else {
@@ -173,7 +188,7 @@ struct Replayer: Sendable {
             }
             let stored: Row
             do {
-                guard let first = try await reads.fetch(query, accessToken: ticket.accessToken).first else {
+                guard let first = try await reads.fetch(query, as: ticket.session).first else {
                     return .notApplied
                 }
                 stored = first

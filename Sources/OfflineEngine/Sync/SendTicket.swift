@@ -1,7 +1,8 @@
 import Foundation
 
 /// What a write may be sent as, fixed when the engine picks it: its owner, the session it goes
-/// out with, and the clear it was made after.
+/// out with (whose token, or the token provider's for the same user, it carries: see
+/// ``SessionTokens``), and the clear it was made after.
 ///
 /// Between picking a write and sending it the engine awaits the store, and a sign-in, a sign-out
 /// or a clear may run meanwhile. The request is built from the ticket, never from whatever
@@ -15,7 +16,4 @@ struct SendTicket: Sendable {
     let session: AuthSession?
     /// How many clears had run when the write was picked.
     let clearEpoch: Int
-
-    /// The access token the request carries.
-    var accessToken: String? { session?.accessToken }
 }

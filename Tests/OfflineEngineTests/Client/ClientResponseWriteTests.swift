@@ -124,4 +124,35 @@ struct ClientResponseWriteTests {
         #expect(await fixture.server.rows(of: "tasks") == [["id": 1, "due_at": "2023-11-14T22:13:20.123Z"]])
         await fixture.client.close()
     }
+
+    @Test("maybeSingle() on a write: no row matched is nil; several are refused and rolled back")
+    func maybeSingleWrite() async throws {
+        let fixture = try await ClientFixture(tables: ["tasks": Self.rows])
+        let none: Item? = try await fixture.client.from("tasks").update(["title": "x"] as Row).eq(
+            "id", value: 9
+        )
+        .maybeSingle().execute().value
+        #expect(none == nil)
+        await #expect(throws: PostgrestError.self) {
+            try await fixture.client.from("tasks").update(["title": "x"] as Row).lt("id", value: 3)
+                .maybeSingle()
+                .select().execute()
+        }
+        #expect(await fixture.server.rows(of: "tasks") == Self.rows)
+        await fixture.client.close()
+    }
+
+    @Test("a queued single() write whose row the device does not hold throws queuedWithoutRow, and is queued")
+    func queuedSingleWithoutRow() async throws {
+        let fixture = try await ClientFixture(tables: ["tasks": Self.rows])
+        await fixture.client.disableNetwork()
+        await #expect(throws: ClientError.queuedWithoutRow) {
+            _ =
+                try await fixture.client.from("tasks").update(["done": true] as Row).eq("id", value: 2)
+                .single()
+                .execute() as WriteResponse<Item>
+        }
+        #expect(try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 1 } == 1)
+        await fixture.client.close()
+    }
 }

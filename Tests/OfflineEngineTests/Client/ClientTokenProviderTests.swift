@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+
+@testable import OfflineEngine
+
+/// `Configuration.accessToken`: a token provider asked before each request, its token checked
+/// against the request's user before anything leaves.
+@Suite("The token provider")
+struct ClientTokenProviderTests {
+    /// A server that refuses `token` as expired.
+    static func refusing(_ token: String) -> ServerProbe.Rule {
+        { request in
+            guard request.headers["Authorization"] == "Bearer " + token else { return nil }
+            return PostgrestError(status: 401, code: "PGRST301", message: "JWT expired").response
+        }
+    }
+
+    static func fixture(_ script: TokenScript, user: String? = "user-1") async throws -> ClientFixture {
+        try await ClientFixture(signedInAs: user) { $0.accessToken = script.provider }
+    }
+
+    @Test("it is asked before each request, and its token is what reads and writes carry")
+    func askedBeforeEachRequest() async throws {
+        let token = TokenScript.jwt("user-1")
+        let script = TokenScript(then: .token(token))
+        let fixture = try await Self.fixture(script)
+        let before = script.asked
+        _ = try await fixture.client.from("tasks").select().execute()
+        try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
+        #expect(script.asked == before + 2)
+        #expect(
+            fixture.probe.requests.suffix(2).allSatisfy { $0.headers["Authorization"] == "Bearer " + token })
+        // The session carries the newest token, so an offline start has it.
+        let session = try await firstValue(of: fixture.client.session) {
+            $0.authSession?.accessToken == token
+        }
+        #expect(session.userID == "user-1")
+        await fixture.client.close()
+    }
+
+    @Test("an expired token (its exp) is asked for again before the request is sent")
+    func expiredTokenAskedAgain() async throws {
+        let stale = TokenScript.jwt("user-1", expiresAt: Date().addingTimeInterval(-60))
+        let fresh = TokenScript.jwt("user-1", tag: "fresh")
+        let script = TokenScript(then: .token(fresh))
+        let fixture = try await Self.fixture(script)
+        script.answer([.token(stale)], then: .token(fresh))
+        try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
+        #expect(fixture.writes.map { $0.headers["Authorization"] } == ["Bearer " + fresh])
+        await fixture.client.close()
+    }
+
+    @Test("a 401 asks the provider once more and the request goes again with the new token")
+    func refusedThenRetried() async throws {
+        let old = TokenScript.jwt("user-1", tag: "old")
+        let new = TokenScript.jwt("user-1", tag: "new")
+        let script = TokenScript(then: .token(old))
+        let fixture = try await Self.fixture(script)
+        fixture.probe.answer(with: Self.refusing(old))
+        script.answer([.token(old)], then: .token(new))
+        let response = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
+        #expect(!response.isQueued)
+        #expect(fixture.writes.map { $0.headers["Authorization"] } == ["Bearer " + old, "Bearer " + new])
+        #expect(await fixture.server.rows(of: "tasks") == [["id": 1]])
+        await fixture.client.close()
+    }
+
+    @Test("refused with no other token: the write waits, the session says so, and it goes once a token comes")
+    func waitsForToken() async throws {
+        let old = TokenScript.jwt("user-1", tag: "old")
+        let new = TokenScript.jwt("user-1", tag: "new")
+        let script = TokenScript(then: .token(old))
+        let fixture = try await Self.fixture(script)
+        fixture.probe.answer(with: Self.refusing(old))
+        let response = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
+        #expect(response.isQueued)
+        _ = try await firstValue(of: fixture.client.session) { $0.isWaitingForToken }
+        // The replay met the same refusal and waits on the retry schedule; then a token comes.
+        try await fixture.sleepers(atLeast: 1)
+        script.answer(then: .token(new))
+        fixture.clock.advance(by: .seconds(60))
+        _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
+        #expect(fixture.writes.last?.headers["Authorization"] == "Bearer " + new)
+        let session = try await firstValue(of: fixture.client.session) { !$0.isWaitingForToken }
+        #expect(session.authSession?.accessToken == new)
+        await fixture.client.close()
+    }
+
+    @Test("a token of another user signs that user in, and never carries the previous user's write")
+    func otherUsersToken() async throws {
+        let script = TokenScript(then: .token(TokenScript.jwt("user-1")))
+        let fixture = try await Self.fixture(script)
+        await fixture.client.disableNetwork()
+        try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
+        script.answer(then: .token(TokenScript.jwt("user-2")))
+        await fixture.client.enableNetwork()
+        let session = try await firstValue(of: fixture.client.session) { $0.userID == "user-2" }
+        #expect(session.authSession?.accessToken == TokenScript.jwt("user-2"))
+        _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
+        #expect(fixture.writes.isEmpty)
+        #expect(try await fixture.client.store.queue.all().map(\.mutation.ownerID) == ["user-1"])
+        await fixture.client.close()
+    }
+
+    @Test("no token from the provider: a signed-in user's write never goes with the API key alone")
+    func noTokenNeverAnonymous() async throws {
+        let script = TokenScript(then: .token(TokenScript.jwt("user-1")))
+        let fixture = try await Self.fixture(script)
+        for answer in [TokenScript.Answer.none, .failure] {
+            script.answer(then: answer)
+            let response = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
+            #expect(response.isQueued)
+        }
+        #expect(fixture.writes.isEmpty)
+        _ = try await firstValue(of: fixture.client.session) { $0.isWaitingForToken }
+        await fixture.client.close()
+    }
+
+    @Test("with no session given, the client starts as the user of the provider's token")
+    func providerNamesTheUser() async throws {
+        let token = TokenScript.jwt("user-3")
+        let script = TokenScript(then: .token(token))
+        let fixture = try await Self.fixture(script, user: nil)
+        let session = try await firstValue(of: fixture.client.session) { $0 != .restoring }
+        #expect(
+            session
+                == .signedIn(
+                    AuthSession(
+                        accessToken: token, userID: "user-3", expiresAt: session.authSession?.expiresAt)))
+        _ = try await fixture.client.from("tasks").select().execute()
+        #expect(fixture.gets.last?.headers["Authorization"] == "Bearer " + token)
+        await fixture.client.close()
+    }
+
+    @Test(
+        "without a provider, a session past its expiresAt sends nothing: writes wait, and the session says so"
+    )
+    func expiredSessionWithoutProvider() async throws {
+        let fixture = try await ClientFixture(signedInAs: nil)
+        try await fixture.client.signIn(
+            AuthSession(accessToken: "token-1", userID: "user-1", expiresAt: Date().addingTimeInterval(-1)))
+        let response = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
+        #expect(response.isQueued)
+        #expect(fixture.writes.isEmpty)
+        _ = try await firstValue(of: fixture.client.session) { $0.isWaitingForToken }
+        try await fixture.client.signIn(AuthSession(accessToken: "token-2", userID: "user-1"))
+        _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
+        #expect(fixture.writes.map { $0.headers["Authorization"] } == ["Bearer token-2"])
+        await fixture.client.close()
+    }
+}
