@@ -45,21 +45,24 @@ public struct Configuration: Sendable {
     public var restoreSession: (@Sendable () async throws -> AuthSession?)?
     /// Hands the client the signed-in user's access token before each request, as
     /// supabase-swift's `accessToken` option does; `nil` (the default) sends the token of the
-    /// session given to ``OfflineClient/signIn(_:)``.
+    /// session given to ``OfflineClient/signIn(_:)``. See <doc:SigningInWithSupabase>.
     ///
-    /// An app on supabase-swift's Auth hands its sessions over in one line, refreshes included
+    /// An app on supabase-swift's Auth hands its tokens over in one line, refreshes included
     /// (`auth.session` refreshes an expired token before it returns):
     ///
     /// ```swift
     /// configuration.accessToken = { try await supabase.auth.session.accessToken }
     /// ```
     ///
-    /// The user is the token's `sub` claim: a token of another user than the session's signs
-    /// that user in (``OfflineClient/signIn(_:)``: they take the cache over) before anything is
-    /// sent, so a write never leaves with another user's token; `nil` signs out. A token that
-    /// has expired (its `exp`) is asked for once more. If it throws (no network to refresh,
-    /// locked keychain), a signed-in user's requests wait and writes stay queued, shown as
-    /// ``SessionState/waitingForToken(_:)``, until it answers.
+    /// The user is the token's `sub` claim. A token of another user than the request's signs
+    /// that user in (as ``OfflineClient/signIn(_:)``: they take the cache over), and the request,
+    /// made for the user before, does not go: a write never leaves with another user's token.
+    /// A token whose `exp` has passed is asked for once more, and so is a token the server
+    /// refuses (`401`), the request then going again. `nil` or a throw means no token now: a
+    /// signed-in user's requests do not go (not even with the API key alone), their writes wait
+    /// in the queue and the session reads ``SessionState/waitingForToken(_:)`` until a token
+    /// comes; a request of nobody goes with the API key. Without ``restoreSession``, the first
+    /// token names the user the client starts with.
     public var accessToken: (@Sendable () async throws -> String?)?
     /// Encodes the values given to `insert`, `upsert`, `update` and `rpc`; by default dates are
     /// ISO 8601 in UTC with milliseconds (`2023-11-14T22:13:20.123Z`), as supabase-swift writes
