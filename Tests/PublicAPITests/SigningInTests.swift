@@ -9,7 +9,8 @@ import Testing
 struct SigningInTests {
     @Test("the token provider's user is the client's; following authStateChanges signs out with the app")
     func bridge() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("signing-in-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "signing-in-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let id = UUID()
         let user = id.uuidString.lowercased()
