@@ -58,7 +58,6 @@ extension Engine {
         } catch is TokenUnavailable {
             // Never sent: queued as it is, to go once a token comes.
             let pending = try await state.enqueueUnlessCleared(mutation, ticket: ticket)
-            await state.waitForToken(refused: ticket.session)
             return await queuedOutcome(mutation, pending: pending, options: options)
         } catch  where WriteAnswer.isTransient(error) || ResponseDecoding.isAuthenticationFailure(error) {
             // Not settled: kept in the queue, its attempt counted. A clear that ran meanwhile wiped it.
@@ -67,9 +66,6 @@ extension Engine {
             let interrupted = WriteAnswer.mayHaveBeenApplied(after: error)
             let pending = try await state.enqueueUnlessCleared(
                 attempted, ticket: ticket, interrupted: interrupted)
-            if ResponseDecoding.isAuthenticationFailure(error) {
-                await state.waitForToken(refused: ticket.session)
-            }
             return await queuedOutcome(mutation, pending: pending, options: options)
         }
         try await state.patchAccepted(mutation, returned: answer.rows, requestTick: tick)

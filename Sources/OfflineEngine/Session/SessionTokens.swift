@@ -15,7 +15,9 @@ import Foundation
 ///   user's request does not go.
 ///
 /// A request that does not go throws ``TokenUnavailable``, which the engine handles as the server
-/// refusing the session: writes wait in the queue, shown as ``SessionState/waitingForToken(_:)``.
+/// refusing the session: writes wait in the queue. The session shows
+/// ``SessionState/waitingForToken(_:)`` while it is still the session whose token was refused
+/// or could not be had (see ``EngineState/waitForToken(user:refused:)``).
 struct SessionTokens: Sendable {
     let provider: (@Sendable () async throws -> String?)?
     let state: EngineState
@@ -30,7 +32,10 @@ struct SessionTokens: Sendable {
         guard let provider else {
             guard let session else { return nil }
             if refused != nil { throw TokenUnavailable(.refused) }
-            if let expiry = session.expiresAt, expiry <= now() { throw TokenUnavailable(.expired) }
+            if let expiry = session.expiresAt, expiry <= now() {
+                await state.waitForToken(user: session.userID, refused: session.accessToken)
+                throw TokenUnavailable(.expired)
+            }
             return session.accessToken
         }
         for attempt in 1...2 {
@@ -41,7 +46,8 @@ struct SessionTokens: Sendable {
                 offered = nil
             }
             guard let offered else {
-                if session == nil { return nil }
+                guard let session else { return nil }
+                await state.waitForToken(user: session.userID, refused: nil)
                 throw TokenUnavailable(.noneGiven)
             }
             let claims = TokenClaims(jwt: offered)
@@ -51,8 +57,11 @@ struct SessionTokens: Sendable {
                 throw TokenUnavailable(.otherUser)
             }
             if offered == refused { throw TokenUnavailable(.refused) }
-            if let expiry = claims?.expiresAt, expiry <= now() {
+            // The token's own expiry, else the session's when the token is the session's.
+            let expiry = claims?.expiresAt ?? (offered == session?.accessToken ? session?.expiresAt : nil)
+            if let expiry, expiry <= now() {
                 if attempt == 1 { continue }
+                if let session { await state.waitForToken(user: session.userID, refused: nil) }
                 throw TokenUnavailable(.expired)
             }
             if let session {
@@ -77,11 +86,15 @@ extension SessionTokens {
         let request = try build(token)
         guard await mayLeave() else { return nil }
         let response = try await transport.send(request)
-        guard response.status == 401, canRefresh, session != nil,
-            let fresh = try? await self.token(for: session, refused: token)
-        else { return response }
+        guard response.status == 401, let session else { return response }
+        guard canRefresh, let fresh = try? await self.token(for: session, refused: token) else {
+            await state.waitForToken(user: session.userID, refused: token)
+            return response
+        }
         let retry = try build(fresh)
         guard await mayLeave() else { return nil }
-        return try await transport.send(retry)
+        let second = try await transport.send(retry)
+        if second.status == 401 { await state.waitForToken(user: session.userID, refused: fresh) }
+        return second
     }
 }

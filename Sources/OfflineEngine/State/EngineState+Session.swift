@@ -57,13 +57,14 @@ extension EngineState {
         try? await store.account.setSession(updated)
     }
 
-    /// Marks the signed-in session as waiting for a token, when it is still `refused`'s user:
-    /// the server refused its token, or none could be had. Shown on the session stream.
-    func waitForToken(refused: AuthSession?) {
-        guard let refused, case .signedIn(let current) = session.value, current.userID == refused.userID
-        else {
-            return
-        }
+    /// Marks the signed-in session as waiting for a token, while it is still `user`'s with the
+    /// token that was refused (`nil`: none could be had, whichever token it holds). A refusal of
+    /// a token the session no longer carries (the user signed in again meanwhile) changes
+    /// nothing. Shown on the session stream.
+    func waitForToken(user: String, refused token: String?) {
+        guard case .signedIn(let current) = session.value, current.userID == user,
+            token == nil || current.accessToken == token
+        else { return }
         session.send(.waitingForToken(current))
     }
 

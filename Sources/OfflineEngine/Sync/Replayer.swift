@@ -131,7 +131,6 @@ struct Replayer: Sendable {
             } catch is TokenUnavailable {
                 // Nothing was sent: the writes are plainly queued again, and wait for a token.
                 await state.abandonSends(writes[index...].map(\.mutation.id))
-                await state.waitForToken(refused: run.ticket.session)
                 return .waitForSession
             } catch {
                 await state.abandonSends(writes[(index + 1)...].map(\.mutation.id))
@@ -154,7 +153,6 @@ struct Replayer: Sendable {
             return .retryLater(after: after)
         case .waitForSession:
             await state.endSend(id, event: .sendEnded(mayHaveBeenApplied: false))
-            await state.waitForToken(refused: ticket.session)
             return .waitForSession
         case .verifyLostInsert:
             guard await state.maySend(ticket, queuedWrite: id) else {

@@ -148,4 +148,26 @@ struct ClientTokenProviderTests {
         #expect(fixture.writes.map { $0.headers["Authorization"] } == ["Bearer token-2"])
         await fixture.client.close()
     }
+
+    @Test("a refusal of a token the session no longer carries leaves the session signed in")
+    func staleRefusal() async throws {
+        let fixture = try await ClientFixture(signedInAs: nil)
+        try await fixture.client.signIn(AuthSession(accessToken: "token-a", userID: "user-1"))
+        let gate = Gate()
+        let refuse = Self.refusing("token-a")
+        fixture.probe.answer { request in
+            guard request.method == .post else { return nil }
+            await gate.wait()
+            return try await refuse(request)
+        }
+        async let written = fixture.client.from("tasks").insert(["id": 1] as Row).execute()
+        _ = await gate.arrivals.values(atLeast: 1)
+        try await fixture.client.signIn(AuthSession(accessToken: "token-b", userID: "user-1"))
+        gate.open()
+        #expect(try await written.isQueued)
+        _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
+        #expect(try await firstValue(of: fixture.client.session) { _ in true }.isWaitingForToken == false)
+        #expect(fixture.writes.last?.headers["Authorization"] == "Bearer token-b")
+        await fixture.client.close()
+    }
 }
