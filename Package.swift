@@ -39,7 +39,9 @@ let package = Package(
             name: "PostgresGateway",
             dependencies: ["OfflineEngine", "CLibPQ"]
         ),
-        .executableTarget(name: "Sample", dependencies: ["OfflineEngine", "OfflineEngineTesting"]),
+        // The sample's story and its remote mode, a library so that a test can run the story.
+        .target(name: "SampleStory", dependencies: ["OfflineEngine", "OfflineEngineTesting"]),
+        .executableTarget(name: "Sample", dependencies: ["SampleStory"]),
         // Appends queued writes until it is killed; the crash-recovery test drives it.
         .executableTarget(name: "StoreCrashHelper", dependencies: ["OfflineEngine"]),
         // Queues writes and replays them to a server until it is killed; the end-to-end crash
@@ -71,6 +73,7 @@ let package = Package(
             name: "SupabaseCompatibilityTests",
             dependencies: ["OfflineEngine", "OfflineEngineTesting"]
         ),
+        .testTarget(name: "SampleTests", dependencies: ["SampleStory", "OfflineEngine", "OfflineEngineTesting"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["OfflineEngine", "OfflineEngineTesting", "PostgresGateway", "CLibPQ", "ReplayCrashHelper"]

@@ -55,6 +55,27 @@ struct SnapshotComposerTests {
         #expect(both.column("id") == ["2"] && both.refresh == .idle && !both.isFromCache)
     }
 
+    @Test(
+        "while an answer waits for its report, the replayed writes the shown list had not seen stay laid, though the answer retired them"
+    )
+    func heldAnswerKeepsReplayedWrites() {
+        var composer = Self.composer()
+        var before = Self.facts()
+        let insert = Mutation(table: "tasks", operation: .insert, rows: [["id": 2, "title": "b"]])
+        before.replayed = [ReplayEntry(tick: 2, mutation: insert)]
+        let shown = composer.compose(before, .starting).snapshot
+        #expect(shown.column("id") == ["1", "2"])
+        // The answer holds the write, so the replay log retired it; its report has not come yet.
+        var answered = Self.facts(
+            rows: [["id": 1, "title": "a"], ["id": 2, "title": "b"]],
+            answer: AnswerStamp(serial: 1, refreshOf: Self.key), version: 2, answers: 1)
+        answered.replayed = []
+        let held = composer.compose(answered, .starting).snapshot
+        #expect(held.column("id") == ["1", "2"])
+        let both = composer.compose(answered, RefreshReport(state: .idle, answer: 1)).snapshot
+        #expect(both.column("id") == ["1", "2"] && both.refresh == .idle && !both.isFromCache)
+    }
+
     @Test("a report that arrives before the facts holding its answer waits for them")
     func reportThenAnswer() {
         var composer = Self.composer()

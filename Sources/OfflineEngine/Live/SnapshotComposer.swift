@@ -81,6 +81,17 @@ struct SnapshotComposer: Sendable {
             rebuild = true
         }
         holding = hold
+        if hold, rebuild, var held = last {
+            // The facts changed under the list still shown while its answer waits for its
+            // report: they may have retired the replayed writes that list had not seen (the
+            // answer holds them). Laid again over the old rows they would vanish for a snapshot;
+            // the last rows stand instead, and the report's snapshot lays the answer anew.
+            fold = nil
+            held.snapshot.refresh = report.state
+            held.rows = .unchanged
+            held.fetchAgain = false
+            return held
+        }
         let (result, rows) = lay(facts, rebuild: rebuild)
         let hasRows = shown != nil || !result.rows.isEmpty
         let answered = shown?.answer.map { $0.serial > startAnswers } ?? false

@@ -92,10 +92,11 @@ struct ClientTokenProviderTests {
         let fixture = try await Self.fixture(script)
         await fixture.client.disableNetwork()
         try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
-        script.answer(then: .token(TokenScript.jwt("user-2")))
+        let other = TokenScript.jwt("user-2")
+        script.answer(then: .token(other))
         await fixture.client.enableNetwork()
         let session = try await firstValue(of: fixture.client.session) { $0.userID == "user-2" }
-        #expect(session.authSession?.accessToken == TokenScript.jwt("user-2"))
+        #expect(session.authSession?.accessToken == other)
         _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
         #expect(fixture.writes.isEmpty)
         #expect(try await fixture.client.store.queue.all().map(\.mutation.ownerID) == ["user-1"])

@@ -1,0 +1,168 @@
+import Foundation
+import OfflineEngine
+import OfflineEngineTesting
+
+/// The sample's scripted story: a tasks app against a PostgREST server on 127.0.0.1 (in memory),
+/// through `URLSessionTransport`, with its store in a temporary folder. Every snapshot and
+/// stream value the app receives is printed as it comes.
+public struct DemoStory: Sendable {
+    let server: InMemoryPostgREST
+    let local: LocalHTTPServer
+    let folder: URL
+    let output: StoryOutput
+    let network = NetworkSwitch()
+
+    static let milk = DemoServer.tasks[0].id
+    static let plumber = DemoServer.tasks[1].id
+
+    /// Tells the story; returns when it is over, throws when a step does not happen in time.
+    public static func run(output: StoryOutput = .standard) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("offline-sample-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = await DemoServer.make()
+        try await LocalHTTPServer.serving(server) { local in
+            try await DemoStory(server: server, local: local, folder: folder, output: output).tell()
+        }
+    }
+
+    func tell() async throws {
+        output.line("A tasks app against a local PostgREST server at \(local.baseURL.absoluteString).")
+        try await session(try await open()) { client, board in
+            try await screen(client, board) {
+                phase("1. The app opens; nobody is signed in yet.")
+                try await board.until("the first list") { $0.snapshot != nil && $0.session == .signedOut }
+                phase("2. The demo user signs in: the list is fetched again, as theirs.")
+                try await client.signIn(AuthSession(accessToken: "demo-token", userID: "demo-user"))
+                try await board.until("the user's rows") {
+                    $0.session.userID != nil && $0.snapshot?.isFromCache == false
+                }
+            }
+            phase("3. The network goes down, and the user opens the list again: saved rows, paused.")
+            networkDown()
+            try await screen(client, board) {
+                try await board.until("Paused") { $0.refresh == .paused }
+                phase(
+                    "4. Offline, two tasks are added, one is ticked off and one deleted: each waits to sync.")
+                for task in [TaskItem(title: "Water the plants"), TaskItem(title: "Book train tickets")] {
+                    try await client.from("tasks").insert(task).execute()
+                }
+                try await client.from("tasks").update(["done": true]).eq("id", value: Self.milk).execute()
+                try await client.from("tasks").delete().eq("id", value: Self.plumber).execute()
+                try await board.until("four writes waiting") {
+                    $0.pendingCount == 4 && !$0.pendingIDs.isEmpty
+                }
+            }
+        }
+        phase("5. The app quits and starts again, still offline: rows, marks and queue come back from disk.")
+        try await session(try await open()) { client, board in
+            try await screen(client, board) {
+                try await board.until("the saved rows and queue") {
+                    $0.titles.contains("Water the plants") && $0.pendingCount == 4 && $0.refresh == .paused
+                }
+                phase("6. The network comes back: the queue replays in order, the marks clear.")
+                try networkUp()
+                try await board.until("an empty queue, up to date") {
+                    $0.pendingCount == 0 && $0.pendingIDs.isEmpty && $0.refresh == .idle && !$0.titles.isEmpty
+                }
+            }
+            phase("7. The server fails for a while (500 pages) as the user opens the list again.")
+            local.inject(.status(500), times: 4) { $0.method == .get }
+            try await screen(client, board) {
+                try await board.until("Stalled") { if case .stalled = $0.refresh { true } else { false } }
+                try await board.until("up to date again") { $0.refresh == .idle }
+                phase(
+                    "8. A task with no title: its first send meets a 503, so it is queued; the server refuses it."
+                )
+                local.inject(.status(503), times: 1) { $0.method == .post }
+                try await client.from("tasks").insert(TaskItem(title: "")).execute()
+                try await board.until("a rejected write") { !$0.rejected.isEmpty }
+                for rejected in await board.state.rejected { try await client.dismissRejected(rejected.id) }
+                try await board.until("no rejected write") { $0.rejected.isEmpty }
+                phase("9. Offline again, the demo user adds a task; then Ann signs in on this device.")
+                networkDown()
+                try await client.from("tasks").insert(TaskItem(title: "Renew passport")).execute()
+                try await board.until("the user's waiting task") { $0.titles.contains("Renew passport") }
+                try await client.signIn(AuthSession(accessToken: "ann-token", userID: "ann"))
+                try await board.until("Ann's list, without the demo user's task") {
+                    $0.session.userID == "ann" && !$0.titles.contains("Renew passport")
+                        && $0.pendingCount == 0
+                }
+                try networkUp()
+                try await board.until("Ann's rows from the server") {
+                    $0.refresh == .idle && $0.snapshot?.isFromCache == false
+                }
+                phase("10. Ann signs out, and the app clears the local data.")
+                try await client.signOut()
+                try await client.clearLocalData()
+                try await board.until("a cleared, signed-out app") {
+                    $0.session == .signedOut && $0.pendingCount == 0
+                }
+            }
+        }
+        phase("The server holds:")
+        for row in await serverRows() { output.line(row) }
+        output.line()
+        output.line("Done.")
+    }
+
+    // MARK: The app's parts
+
+    /// Opens the app's client on the sample's store and network.
+    private func open() async throws -> OfflineClient {
+        try await OfflineClient(
+            configuration: Configuration(
+                url: local.baseURL, apiKey: "demo-anon-key", storage: .directory(folder),
+                networkAvailability: network.availability(), transport: URLSessionTransport()))
+    }
+
+    /// Runs `body` with a board following `client`, then closes the client (the app quits).
+    private func session(
+        _ client: OfflineClient, _ body: (OfflineClient, Board) async throws -> Void
+    ) async throws {
+        let board = Board(output: output)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await board.follow(client, table: "tasks") }
+            do {
+                try await body(client, board)
+            } catch {
+                await client.close()
+                throw error
+            }
+            await client.close()
+            try await group.waitForAll()
+        }
+    }
+
+    /// Shows the task list while `body` runs (the list screen is open), then leaves it.
+    private func screen(_ client: OfflineClient, _ board: Board, _ body: () async throws -> Void) async throws
+    {
+        let list = client.from("tasks").select("id,title,done").order("title")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await board.showList(list) }
+            defer { group.cancelAll() }
+            try await body()
+        }
+    }
+
+    private func phase(_ text: String) {
+        output.heading(text)
+    }
+
+    /// The network goes down: the server stops answering, and the client is told.
+    private func networkDown() {
+        local.stopAccepting()
+        network.set(up: false)
+    }
+
+    /// The network comes back.
+    private func networkUp() throws {
+        try local.resumeAccepting()
+        network.set(up: true)
+    }
+
+    private func serverRows() async -> [String] {
+        await server.rows(of: "tasks").map { row in
+            "  [\(row["done"] == .bool(true) ? "x" : " ")]  \(row["title"]?.stringValue ?? "")"
+        }
+    }
+}
