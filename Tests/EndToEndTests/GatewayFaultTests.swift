@@ -64,7 +64,7 @@ struct GatewayFaultTests {
             try await Self.queueTasks(1...3, on: client)
             faults.inject(into: local)
             await client.enableNetwork()
-            _ = try await driving(clock) { try await first(of: client.pendingMutationCount()) { $0 == 0 } }
+            _ = try await clock.driving { try await first(of: client.pendingMutationCount()) { $0 == 0 } }
             #expect(local.unusedFaults == 0, "every fault was met")
             #expect(try database.tasks().map { $0[0] } == ["1", "2", "3"])
             #expect(try await first(of: client.rejectedMutations()) { _ in true }.isEmpty)
@@ -82,7 +82,7 @@ struct GatewayFaultTests {
             let client = try await Self.client(local, clock: clock)
             local.stopAccepting()
             let read = client.from("tasks").select().eq("title", value: "secret-value")
-            let stalled = try await driving(clock) {
+            let stalled = try await clock.driving {
                 try await firstSnapshot(of: read) { if case .stalled = $0.refresh { true } else { false } }
             }
             guard case .stalled(let cause) = stalled.refresh else { return }
@@ -94,7 +94,7 @@ struct GatewayFaultTests {
             _ = try await firstSnapshot(of: read) { $0.refresh == .paused }
             try local.resumeAccepting()
             await client.enableNetwork()
-            let idle = try await driving(clock) { try await firstSnapshot(of: read) { $0.refresh == .idle } }
+            let idle = try await clock.driving { try await firstSnapshot(of: read) { $0.refresh == .idle } }
             #expect(idle.result != nil)
             await client.close()
         }

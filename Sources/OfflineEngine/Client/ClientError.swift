@@ -11,12 +11,16 @@ public enum ClientError: Error, Sendable, Hashable, CustomStringConvertible {
     /// one row it changed, so there is no row to return yet. The write is saved and will sync:
     /// do not write it again.
     case queuedWithoutRow
+    /// `retry(_:)` named a write that is not among the rejected writes (retried or discarded
+    /// already), or one whose stored copy could not be read, which cannot be sent.
+    case notRejected
 
     public var description: String {
         switch self {
         case .closed: return "The offline client was closed."
         case .offline: return "The network is unavailable, and this call is online only."
         case .cleared: return "The local data was cleared while the request was under way."
+        case .notRejected: return "There is no rejected change with this id that can be sent again."
         case .queuedWithoutRow:
             return
                 "The change is saved on the device and will sync, but the row it changed is not on the device to show."

@@ -64,6 +64,16 @@ public struct Configuration: Sendable {
     /// comes; a request of nobody goes with the API key. Without ``restoreSession``, the first
     /// token names the user the client starts with.
     public var accessToken: (@Sendable () async throws -> String?)?
+    /// Classes PostgREST's refusals of a write: permanent (rejected), transient (tried again) or
+    /// waiting for a session; by default ``FailureClass/standard(status:code:)``.
+    public var classifyFailure: FailureClassifier = FailureClass.standard
+    /// How many times a queued write is sent without an answer that settles it before it is
+    /// rejected (``RejectedMutation/attemptsExhaustedCode``); `nil`: no cap. A write is never
+    /// dropped: past the cap it waits in ``OfflineClient/rejectedMutations()`` for the app.
+    public var maxAttempts: Int? = 100
+    /// How old a queued write may grow before it is rejected rather than sent
+    /// (``RejectedMutation/tooOldCode``); `nil`: any age. 30 days by default.
+    public var maxWriteAge: Duration? = .seconds(30 * 24 * 3_600)
     /// Encodes the values given to `insert`, `upsert`, `update` and `rpc`; by default dates are
     /// ISO 8601 in UTC with milliseconds (`2023-11-14T22:13:20.123Z`), as supabase-swift writes
     /// dates in filters. Set key or date

@@ -59,7 +59,7 @@ extension Engine {
             // Never sent: queued as it is, to go once a token comes.
             let pending = try await state.enqueueUnlessCleared(mutation, ticket: ticket)
             return await queuedOutcome(mutation, pending: pending, options: options)
-        } catch  where WriteAnswer.isTransient(error) || ResponseDecoding.isAuthenticationFailure(error) {
+        } catch  where ReplayDecision.keepsQueued(after: error, classify: configuration.classifyFailure) {
             // Not settled: kept in the queue, its attempt counted. A clear that ran meanwhile wiped it.
             var attempted = mutation
             attempted.attempts = 1

@@ -50,7 +50,8 @@ final class Engine: Sendable {
         }
         let replayer = Replayer(
             state: state, endpoint: endpoint, transport: transport, reads: reads, tokens: tokens,
-            primaryKeys: primaryKeys, clock: configuration.clock)
+            primaryKeys: primaryKeys, clock: configuration.clock, classify: configuration.classifyFailure,
+            limits: WriteLimits(maxAttempts: configuration.maxAttempts, maxAge: configuration.maxWriteAge))
         background.run { await replayer.run() }
         // The stored session is read back while the client is already usable: until it settles
         // the session reads `.restoring`, live reads show their cached rows and wait to refresh.
@@ -126,6 +127,26 @@ final class Engine: Sendable {
 
     func dismissRejected(_ id: UUID) async throws {
         try await calls.underway { try await state.rejected.dismiss(id) }
+    }
+
+    func retryRejected(_ id: UUID, values: [Row]?) async throws -> PendingMutation {
+        try await calls.underway {
+            guard let pending = try await state.retryRejected(id, values: values) else {
+                throw ClientError.notRejected
+            }
+            return pending
+        }
+    }
+
+    func invalidate(_ table: TableID) async throws {
+        try await calls.underway { try await state.markStale(table) }
+    }
+
+    /// Wakes the replay and every live read waiting on its retry schedule.
+    func syncNow() {
+        state.signals.work.fire()
+        state.signals.urgent.fire()
+        liveReads.tryNow()
     }
 
     // MARK: Closing

@@ -19,6 +19,16 @@ public struct RejectedMutation: Sendable, Hashable, Identifiable {
     public var rejectedAt: Date
     /// The server's refusal: HTTP status and PostgREST's code, message, details and hint.
     public var error: PostgrestError
+    /// The write as it was sent, kept so that the app can retry it (``OfflineClient/retry(_:values:)``).
+    package var write: Mutation
+
+    /// The values it sent: an insert's or upsert's rows, an update's patch (empty for a delete,
+    /// and for a write whose stored copy could not be read).
+    public var values: [Row] { write.isReadable ? write.rows : [] }
+    /// The filters that chose an update's or delete's rows.
+    public var filters: [Filter] { write.isReadable ? write.filters : [] }
+    /// The schema it wrote to (`nil`: the default).
+    public var schema: String? { write.schema }
 
     /// The row keys as text, one per row.
     public var rowIDs: [String] { rowKeys.map(\.description) }
@@ -41,6 +51,26 @@ extension RejectedMutation {
     /// }
     /// ```
     public static let unreadableCode = "OFFLINE_STORED_WRITE_UNREADABLE"
+
+    /// The code of a queued write rejected because it was sent ``Configuration/maxAttempts``
+    /// times without an answer that settled it.
+    public static let attemptsExhaustedCode = "OFFLINE_ATTEMPTS_EXHAUSTED"
+
+    /// The code of a queued write rejected because it grew older than
+    /// ``Configuration/maxWriteAge`` before it could be sent.
+    public static let tooOldCode = "OFFLINE_TOO_OLD"
+
+    /// The refusal recorded for a write past the attempt cap.
+    static let attemptsExhaustedRefusal = PostgrestError(
+        status: 0, code: attemptsExhaustedCode,
+        message: "This write was sent as many times as the client allows without an answer that settled it.",
+        details: nil, hint: "Retry it once the server answers again, or discard it.")
+
+    /// The refusal recorded for a write past the maximum age.
+    static let tooOldRefusal = PostgrestError(
+        status: 0, code: tooOldCode,
+        message: "This write waited longer than the client allows before it could be sent.",
+        details: nil, hint: "Retry it if it still holds, or discard it.")
 
     /// Whether the write was set aside because it may already have been applied (see
     /// ``mayHaveBeenAppliedCode``); otherwise the server refused it.

@@ -92,6 +92,13 @@ final class LiveReads: Sendable {
         for refresher in refreshers { refresher.markStale(reason) }
     }
 
+    /// Asks every live read waiting on its retry schedule to try now (see
+    /// ``Refresher/tryNow()``).
+    func tryNow() {
+        let refreshers = state.withLock { state in state.entries.values.map(\.refresher) }
+        for refresher in refreshers { refresher.tryNow() }
+    }
+
     /// Marks the refreshes of the live reads of `keys` stale.
     func markStale(keys: Set<String>, reason: RefreshStateMachine.StaleReason) {
         guard !keys.isEmpty else { return }

@@ -62,6 +62,10 @@ struct RefreshStateMachine: Sendable {
         case sessionSettled
         /// A clear, a new owner or a write marked the cached rows stale.
         case markedStale(StaleReason)
+        /// The app asked to sync now (`syncNow()`): a wait on the retry schedule is cut short
+        /// with an attempt at once. Paused stays Paused (the network is still known down) and
+        /// Idle stays Idle: no edge of the diagram is added.
+        case tryNow
     }
 
     /// What the refresh loop does after an event.
@@ -146,6 +150,9 @@ struct RefreshStateMachine: Sendable {
             return sessionSettled()
         case .markedStale:
             return markedStale()
+        case .tryNow:
+            guard case .waitingOnClock = activity else { return Step(next: .carryOn) }
+            return Step(next: attemptUnlessRestoring())
         }
     }
 

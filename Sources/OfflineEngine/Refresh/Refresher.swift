@@ -59,6 +59,12 @@ final class Refresher: Sendable {
         _ = inbox.withLock { $0 }?.yield(.event(.markedStale(reason)))
     }
 
+    /// Tells the refresh to try now if it waits on the retry schedule (Refreshing after a failure,
+    /// or Stalled); see ``RefreshStateMachine/Event/tryNow``.
+    func tryNow() {
+        _ = inbox.withLock { $0 }?.yield(.event(.tryNow))
+    }
+
     /// Ends a running ``run()``: its wait and attempt are cancelled and awaited before it
     /// returns.
     func stop() {

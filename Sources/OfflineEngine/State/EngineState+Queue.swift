@@ -6,12 +6,44 @@ extension EngineState {
     /// queue and is handed to the store with no `await` between, so the store's order is the
     /// queue's, and a clear wipes exactly the writes handed to the store before it.
     func enqueue(_ mutation: Mutation, interrupted: Bool = false) async throws -> PendingMutation {
+        _ = try await enqueue(mutation, interrupted: interrupted, requeuing: false)
+        return PendingMutation(mutation, primaryKeys: primaryKeys)
+    }
+
+    /// A rejected write put back at the end of its owner's queue by the app, with `values` in
+    /// place of its rows when given (an edited retry); `nil` when no rejected write has the id.
+    /// It starts afresh: no attempts, and its age counted from now.
+    func retryRejected(_ id: UUID, values: [Row]?) async throws -> PendingMutation? {
+        guard let rejectedWrite = rejected.facts.value.all.first(where: { $0.id == id })?.write,
+            rejectedWrite.isReadable, queue[id] == nil
+        else { return nil }
+        var write = rejectedWrite
+        if let values { write.rows = values }
+        write.attempts = 0
+        write.createdAt = Date()
+        guard try await enqueue(write, interrupted: false, requeuing: true) else { return nil }
+        rejected.remove(id)
+        return PendingMutation(write, primaryKeys: primaryKeys)
+    }
+
+    /// Appends `mutation` to the queue and the store: a new write, or (`requeuing`) a rejected
+    /// write put back, moved out of the rejected writes in the same transaction; `false` when
+    /// there was no such rejected write. The store is called with no `await` before it, so it
+    /// keeps the queue's order.
+    private func enqueue(_ mutation: Mutation, interrupted: Bool, requeuing: Bool) async throws -> Bool {
         let table = TableID(mutation)
         queue.append(QueueEntry(mutation, interrupted: interrupted))
         tables.append(mutation)
         publishQueue()
         do {
-            try await store.queue.enqueue(mutation, interrupted: interrupted)
+            if requeuing {
+                guard try await store.rejected.requeue(mutation) else {
+                    forget(mutation.id)
+                    return false
+                }
+            } else {
+                try await store.queue.enqueue(mutation, interrupted: interrupted)
+            }
         } catch {
             if handle(.storeFailed, of: mutation.id) == .forget { forget(mutation.id) }
             throw error
@@ -22,7 +54,7 @@ extension EngineState {
         if mutation.operation == .update, tables.isPartlyLoaded(table) { try? await loadLists(of: table) }
         tables.publishAppended(table, owner: overlayOwner)
         signals.work.fire()
-        return PendingMutation(mutation, primaryKeys: primaryKeys)
+        return true
     }
 
     /// Applies an event to a queued write's life; `.ignore` when it is not queued.

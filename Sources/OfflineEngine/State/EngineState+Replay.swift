@@ -97,8 +97,14 @@ extension EngineState {
             settled.append(mutation)
         }
         tables.addReplayed(settled.map { ReplayEntry(tick: Int(moved.tick), mutation: $0) })
-        for table in Set(settled.map(TableID.init)) { marks.saw(moved.tick, of: table) }
+        let touched = Set(settled.map(TableID.init))
+        for table in touched { marks.saw(moved.tick, of: table) }
         forget(settled)
+        // A table whose queue drained: its live reads fetch again, so columns the server fills
+        // in and effects the overlay could not work out show without the app asking.
+        for table in touched where tables.facts(of: table, owner: overlayOwner).queued.count == 0 {
+            liveReads.markStale(table: table, reason: .write)
+        }
     }
 
     /// The write leaves the queue and the overlay for good and joins the rejected writes, with

@@ -23,6 +23,7 @@ extension RejectedMutation {
             rejectedAt: write.rejectedAt,
             error: PostgrestError(
                 status: write.details.status, code: write.details.code, message: write.details.message,
-                details: write.details.details, hint: write.details.hint))
+                details: write.details.details, hint: write.details.hint),
+            write: write.mutation)
     }
 }

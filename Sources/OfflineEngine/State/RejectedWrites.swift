@@ -30,6 +30,11 @@ struct RejectedWrites: Sendable {
         facts.update { $0.all.removeAll { $0.id == id } }
     }
 
+    /// Forgets a rejected write the store has put back in the queue.
+    func remove(_ id: UUID) {
+        facts.update { $0.all.removeAll { $0.id == id } }
+    }
+
     /// Shows `owner`'s rejected writes (and owner-less ones).
     func show(owner: String?) {
         facts.update { $0.owner = owner }

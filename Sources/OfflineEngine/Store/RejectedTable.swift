@@ -71,4 +71,29 @@ package struct RejectedTable: Sendable {
             return connection.changes > 0
         }
     }
+
+    /// Moves a rejected write back to the end of the queue as `mutation` (its values possibly
+    /// edited by the app), in one transaction: it is never both rejected and queued, nor neither.
+    /// Returns `false` (and changes nothing) when no rejected write has its id.
+    nonisolated(nonsending) package func requeue(_ mutation: Mutation) async throws(StoreError) -> Bool {
+        let payload = mutation.persistedData()
+        return try await store.perform(writes: true, atomic: true) {
+            [queueIndex = store.queueIndex] connection throws(StoreError) in
+            try connection.run("DELETE FROM rejected WHERE id = ?", .text(Store.idKey(mutation.id)))
+            guard connection.changes > 0 else { return false }
+            try connection.run(
+                """
+                INSERT INTO queue
+                    (id, owner, schema_name, table_name, operation, payload, created_at, attempts,
+                     in_flight)
+                VALUES (?, ?, ?, ?, ?, ?, ?, 0, 0)
+                """,
+                .text(Store.idKey(mutation.id)), .optional(mutation.ownerID),
+                .text(Store.schemaKey(mutation.schema)),
+                .text(mutation.table), .text(mutation.operation.rawValue), .blob(payload),
+                .real(mutation.createdAt.timeIntervalSince1970))
+            queueIndex.insert(mutation.id, sequence: connection.lastInsertRowID)
+            return true
+        }
+    }
 }

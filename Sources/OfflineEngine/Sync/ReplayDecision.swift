@@ -1,3 +1,7 @@
+/// How an app classes PostgREST's refusals (``Configuration/classifyFailure``): from the HTTP
+/// status and PostgreSQL's or PostgREST's code.
+public typealias FailureClassifier = @Sendable (_ status: Int, _ code: String?) -> FailureClass
+
 /// What a replay pass does with one write after sending it. Pure: the engine decides from the
 /// answer alone.
 enum ReplayDecision: Sendable, Equatable {
@@ -15,19 +19,40 @@ enum ReplayDecision: Sendable, Equatable {
     /// The longest wait a `Retry-After` may ask of the replay, as for reads.
     static let retryAfterCap = ReadRetryPolicy().retryAfterCap
 
-    /// Classifies the error a send threw.
-    static func after(_ error: any Error, mutation: Mutation, wasAttemptedBefore: Bool) -> ReplayDecision {
+    /// Classifies the error a send threw; PostgREST's refusals by `classify` (the app's
+    /// ``Configuration/classifyFailure``), everything else (no answer, an answer that is not
+    /// PostgREST's) as the engine knows it.
+    static func after(
+        _ error: any Error, mutation: Mutation, wasAttemptedBefore: Bool,
+        classify: FailureClassifier = FailureClass.standard
+    ) -> ReplayDecision {
+        let retry = ReplayDecision.retryLater(
+            after: ResponseDecoding.retryAfter(error).map { min($0, retryAfterCap) })
+        if let refusal = error as? PostgrestError {
+            if refusal.status == 409, refusal.code == "23505", mutation.operation == .insert,
+                wasAttemptedBefore
+            {
+                return .verifyLostInsert
+            }
+            switch classify(refusal.status, refusal.code) {
+            case .permanent: return .rejected
+            case .transient: return retry
+            case .waitForSession: return .waitForSession
+            }
+        }
         if ResponseDecoding.isAuthenticationFailure(error) { return .waitForSession }
-        if WriteAnswer.isTransient(error) {
-            return .retryLater(after: ResponseDecoding.retryAfter(error).map { min($0, retryAfterCap) })
-        }
-        if let refusal = error as? PostgrestError, refusal.status == 409, refusal.code == "23505",
-            mutation.operation == .insert, wasAttemptedBefore
-        {
-            return .verifyLostInsert
-        }
+        if WriteAnswer.isTransient(error) { return retry }
         if error is CancellationError { return .retryLater(after: nil) }
         return .rejected
+    }
+
+    /// Whether a write sent at once that failed with `error` is kept in the queue to be tried
+    /// again; otherwise the error is thrown to the caller and the write never queued.
+    static func keepsQueued(after error: any Error, classify: FailureClassifier) -> Bool {
+        if let refusal = error as? PostgrestError {
+            return classify(refusal.status, refusal.code) != .permanent
+        }
+        return WriteAnswer.isTransient(error) || ResponseDecoding.isAuthenticationFailure(error)
     }
 }
 

@@ -16,6 +16,10 @@ struct Replayer: Sendable {
     let tokens: SessionTokens
     let primaryKeys: PrimaryKeys
     let clock: any Clock<Duration>
+    /// The app's classes of PostgREST's refusals.
+    let classify: FailureClassifier
+    /// The attempt cap and the maximum age past which a write is rejected, not sent.
+    let limits: WriteLimits
 
     /// Runs passes until the task is cancelled or the state closes.
     func run() async {
@@ -95,6 +99,14 @@ struct Replayer: Sendable {
             await state.settleRejected(only.mutation.id, refusal: RejectedMutation.mayHaveBeenAppliedRefusal)
             return nil
         }
+        // A write past the attempt cap or the maximum age is rejected, never sent or dropped; the
+        // pass picks the run again without it.
+        for write in run.writes {
+            if let refusal = limits.refusal(for: write.mutation, attempts: write.life.attempts) {
+                await state.settleRejected(write.mutation.id, refusal: refusal)
+                return nil
+            }
+        }
         // A store that cannot commit the attempts is tried again on the schedule, not at once.
         guard let writes = await state.beginSends(run) else { return .retryLater(after: nil) }
         let accepted = AcceptedWrites()
@@ -146,7 +158,9 @@ struct Replayer: Sendable {
         _ mutation: Mutation, after error: any Error, wasAttempted: Bool, ticket: SendTicket
     ) async -> ReplayPassEnd? {
         let id = mutation.id
-        switch ReplayDecision.after(error, mutation: mutation, wasAttemptedBefore: wasAttempted) {
+        switch ReplayDecision.after(
+            error, mutation: mutation, wasAttemptedBefore: wasAttempted, classify: classify)
+        {
         case .retryLater(let after):
             await state.endSend(
                 id, event: .sendEnded(mayHaveBeenApplied: WriteAnswer.mayHaveBeenApplied(after: error)))

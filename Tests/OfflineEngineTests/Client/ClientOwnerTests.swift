@@ -125,8 +125,11 @@ struct ClientOwnerTests {
         await client.disableNetwork()
         _ = try await client.from("tasks").insert(["id": 2] as Row).execute()
         _ = try await client.from("tasks").insert(["id": 3] as Row).execute()
-        // The server takes row 2 (and then loses it), and refuses row 3.
+        // The server takes row 2 (and then loses it), and refuses row 3; its reads fail from now
+        // on, so the list is not fetched again when the queue drains: A's replayed write stays
+        // laid over it.
         fixture.probe.answer { request in
+            if request.method == .get { return errorResponse(status: 500, code: "XX000") }
             guard request.method == .post else { return nil }
             if request.bodyRows.first?["id"] == 3 { return errorResponse(status: 403, code: "42501") }
             return HTTPResponse(status: 201)

@@ -56,8 +56,13 @@ struct ClientTokenProviderTests {
         let new = TokenScript.jwt("user-1", tag: "new")
         let script = TokenScript(then: .token(old))
         let fixture = try await Self.fixture(script)
-        fixture.probe.answer(with: Self.refusing(old))
-        script.answer([.token(old)], then: .token(new))
+        // The server refuses the old token, and from then on the provider has the new one.
+        let refuse = Self.refusing(old)
+        fixture.probe.answer { request in
+            guard let refusal = try await refuse(request) else { return nil }
+            script.answer(then: .token(new))
+            return refusal
+        }
         let response = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
         #expect(!response.isQueued)
         #expect(fixture.writes.map { $0.headers["Authorization"] } == ["Bearer " + old, "Bearer " + new])
