@@ -114,6 +114,24 @@ extension Engine {
         state.queueFacts.values().mapSync { $0.visibleCount }.distinct()
     }
 
+    /// The client's sync status, from the network, the session, the queue's facts and the
+    /// replay's.
+    var syncStatus: some AsyncSequence<SyncStatus, any Error> & Sendable {
+        combineLatest(
+            combineLatest(connectivity.states(), state.session.values()), state.queueFacts.values(),
+            state.uploads.values()
+        )
+        .mapSync { network, queue, uploads in
+            SyncStatus(
+                connectivity: network.0, isUploading: uploads.isUploading, pendingCount: queue.visibleCount,
+                oldestPendingAt: queue.visibleCount > 0 ? queue.oldest : nil,
+                lastUploadError: uploads.lastError,
+                lastSyncedAt: uploads.lastSyncedAt,
+                isWaitingForSession: network.1.isWaitingForToken || network.1 == .restoring)
+        }
+        .distinct()
+    }
+
     /// The rejected writes the current user may see, from the rejected facts.
     var rejectedMutations: some AsyncSequence<[RejectedMutation], Never> & Sendable {
         state.rejected.facts.values().mapSync { $0.visible }.distinct()

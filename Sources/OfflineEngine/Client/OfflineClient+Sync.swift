@@ -24,7 +24,7 @@ extension OfflineClient {
         try await engine.retryRejected(id, values: values)
     }
 
-    /// ``retry(_:values:)`` with the values as the app's own type (encoded with
+    /// `retry(_:values:)` with the values as the app's own type (encoded with
     /// ``Configuration/encoder``): one value or an array of them.
     @discardableResult
     public func retry<T: Encodable>(_ id: UUID, values: T) async throws -> PendingMutation {

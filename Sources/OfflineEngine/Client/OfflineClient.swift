@@ -70,6 +70,14 @@ public final class OfflineClient: Sendable {
         return stream { engine.connectivity.states() }
     }
 
+    /// The client's sync at a glance (see ``SyncStatus``): the network, whether the queue is
+    /// being sent, how many writes wait and since when, the last upload error, when a write was
+    /// last accepted, and whether writes wait for a session.
+    public var syncStatus: AsyncThrowingStream<SyncStatus, Error> {
+        let engine = engine
+        return stream { engine.syncStatus }
+    }
+
     /// The session: `.restoring` while the stored one is read back, then `.signedOut` or
     /// `.signedIn`.
     public var session: AsyncThrowingStream<SessionState, Error> {

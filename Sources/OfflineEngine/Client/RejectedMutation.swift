@@ -19,7 +19,7 @@ public struct RejectedMutation: Sendable, Hashable, Identifiable {
     public var rejectedAt: Date
     /// The server's refusal: HTTP status and PostgREST's code, message, details and hint.
     public var error: PostgrestError
-    /// The write as it was sent, kept so that the app can retry it (``OfflineClient/retry(_:values:)``).
+    /// The write as it was sent, kept so that the app can retry it (`OfflineClient.retry(_:values:)`).
     package var write: Mutation
 
     /// The values it sent: an insert's or upsert's rows, an update's patch (empty for a delete,

@@ -53,6 +53,8 @@ extension EngineState {
     /// Lays a write the server accepted at once into every cached list of its table (or marks
     /// them stale where its effect cannot be worked out), and moves the table's mark forward.
     func patchAccepted(_ mutation: Mutation, returned: [Row], requestTick: Int64) async throws {
+        let now = Date()
+        uploads.update { $0.lastSyncedAt = now }
         let table = TableID(mutation)
         try await loadLists(of: table)
         let tick = try await marks.advance(table)

@@ -97,6 +97,11 @@ extension EngineState {
             settled.append(mutation)
         }
         tables.addReplayed(settled.map { ReplayEntry(tick: Int(moved.tick), mutation: $0) })
+        let now = Date()
+        uploads.update {
+            $0.lastSyncedAt = now
+            $0.lastError = nil
+        }
         let touched = Set(settled.map(TableID.init))
         for table in touched { marks.saw(moved.tick, of: table) }
         forget(settled)

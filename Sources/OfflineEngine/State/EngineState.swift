@@ -17,6 +17,8 @@ actor EngineState {
 
     nonisolated let session = StateBroadcast<SessionState, Never>(.restoring)
     nonisolated let queueFacts = StateBroadcast<QueueFacts, Never>(QueueFacts())
+    /// How the replay stands: sending or not, its last failure, its last success.
+    nonisolated let uploads = StateBroadcast<UploadFacts, Never>(UploadFacts())
     nonisolated let rejected: RejectedWrites
     nonisolated let immediateSends = ImmediateSends()
     nonisolated let signals = ReplaySignals()
@@ -58,7 +60,11 @@ actor EngineState {
     /// Sends every fact that depends on whose writes are shown, after that may have changed.
     func publishOwner() {
         let owner = overlayOwner
-        queueFacts.update { $0.owner = owner }
+        let oldest = queue.oldest(visibleTo: owner)
+        queueFacts.update {
+            $0.owner = owner
+            $0.oldest = oldest
+        }
         rejected.show(owner: owner)
         tables.changedAll(owner: owner)
     }
@@ -77,7 +83,11 @@ actor EngineState {
     /// Sends the queue's counts, after writes joined or left it or changed hands.
     func publishQueue() {
         let counts = queue.counts
-        queueFacts.update { $0.counts = counts }
+        let oldest = queue.oldest(visibleTo: overlayOwner)
+        queueFacts.update {
+            $0.counts = counts
+            $0.oldest = oldest
+        }
     }
 
     /// Makes the calls under way end as they would offline: answers are refused, writes queue,
@@ -93,6 +103,7 @@ actor EngineState {
     func close() {
         beginClosing()
         queueFacts.finish()
+        uploads.finish()
         rejected.finish()
         immediateSends.finish()
         signals.finish()

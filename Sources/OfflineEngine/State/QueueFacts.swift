@@ -1,3 +1,5 @@
+import Foundation
+
 /// The queue as the app's counters see it: how many writes each owner has queued, and whose
 /// count is shown. The engine sends a new value whenever either changes.
 struct QueueFacts: Sendable, Hashable {
@@ -5,6 +7,8 @@ struct QueueFacts: Sendable, Hashable {
     var counts: [String?: Int] = [:]
     /// The user whose writes are shown (`nil`: nobody signed in).
     var owner: String?
+    /// When the oldest write ``owner`` sees was made, if any waits.
+    var oldest: Date?
 
     /// How many queued writes ``owner`` sees: theirs and owner-less ones.
     var visibleCount: Int {

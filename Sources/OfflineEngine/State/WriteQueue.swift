@@ -21,6 +21,15 @@ struct WriteQueue: Sendable {
         order[head...].compactMap { entries[$0] }
     }
 
+    /// When the oldest write `owner` sees (theirs or owner-less) was made: the first such entry
+    /// in queue order, usually the head.
+    func oldest(visibleTo owner: String?) -> Date? {
+        for id in order[head...] {
+            if let entry = entries[id], entry.mutation.applies(to: owner) { return entry.mutation.createdAt }
+        }
+        return nil
+    }
+
     /// The write `id`, if queued.
     subscript(id: UUID) -> QueueEntry? {
         entries[id]

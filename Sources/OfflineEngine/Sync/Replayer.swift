@@ -77,6 +77,7 @@ struct Replayer: Sendable {
     /// Sends queued writes oldest first, for the current user and owner-less ones, a run at a
     /// time, until the queue is drained or something stops the pass.
     func pass() async -> ReplayPassEnd {
+        defer { state.uploads.update { $0.isUploading = false } }
         while !Task.isCancelled {
             switch await state.nextReplay() {
             case .blocked:
@@ -84,6 +85,7 @@ struct Replayer: Sendable {
             case .drained:
                 return .drained
             case .run(let run):
+                state.uploads.update { $0.isUploading = true }
                 if let end = await replay(run) { return end }
             }
         }
@@ -140,8 +142,9 @@ struct Replayer: Sendable {
                 // A replay brings nothing back, but the answer must be PostgREST's to settle it.
                 _ = try WriteAnswer.rows(from: response, for: mutation)
                 accepted.add(mutation.id)
-            } catch is TokenUnavailable {
+            } catch let unavailable as TokenUnavailable {
                 // Nothing was sent: the writes are plainly queued again, and wait for a token.
+                state.uploads.update { $0.lastError = unavailable.description }
                 await state.abandonSends(writes[index...].map(\.mutation.id))
                 return .waitForSession
             } catch {
@@ -158,6 +161,12 @@ struct Replayer: Sendable {
         _ mutation: Mutation, after error: any Error, wasAttempted: Bool, ticket: SendTicket
     ) async -> ReplayPassEnd? {
         let id = mutation.id
+        let decision = ReplayDecision.after(
+            error, mutation: mutation, wasAttemptedBefore: wasAttempted, classify: classify)
+        if decision != .rejected {
+            let words = ErrorWording.summary(of: error) ?? "The server could not be reached."
+            state.uploads.update { $0.lastError = words }
+        }
         switch ReplayDecision.after(
             error, mutation: mutation, wasAttemptedBefore: wasAttempted, classify: classify)
         {
