@@ -32,6 +32,33 @@ struct ClientUserSoakTests {
         #expect(tally.ownerMismatches == 0, "the harness must know each write's owner")
     }
 
+    @Test(
+        "A soak: 8 writers, 10,000 mixed inserts, updates and deletes of one user, the network flapping every few writes and answers lost after commit; the server holds every write once, in each writer's order"
+    )
+    func soakFlapping() async throws {
+        var settings = UserSoak.Settings(
+            seed: Self.seed,
+            faults: RowSecurityServer.FaultRates(
+                lostAfterApplying: 0.08, unavailable: 0, proxyPage: 0, portalPage: 0,
+                portalPageAfterApplying: 0))
+        settings.users = ["A"]
+        settings.movesEvery = 2...6
+        let tally = try await withHardTimeout(150) { [settings] in
+            try await UserSoak(settings: settings).run()
+        }
+        print(tally.flappingLine)
+        for line in tally.lines.dropFirst() {
+            print(line.replacingOccurrences(of: "soak-users", with: "soak"))
+        }
+        #expect(tally.writes == 10_000)
+        #expect(tally.flaps > 100)
+        #expect(tally.lost == 0)
+        #expect(tally.duplicated == 0)
+        #expect(tally.reordered == 0)
+        #expect(tally.falseRejections == 0)
+        #expect(tally.leftQueued == 0)
+    }
+
     /// The harness checked against itself: with a server that never fails and a network that
     /// never goes down, every write is sent at once and every count must be zero; a non-zero
     /// count in the soak comes from the faults and outages the engine must weather.

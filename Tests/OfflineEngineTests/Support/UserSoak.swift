@@ -68,6 +68,8 @@ struct UserSoak: Sendable {
     struct Moves: Sendable {
         var switches = 0
         var outages = 0
+        /// Every time the network went down or came back.
+        var flaps = 0
         var backlogTimeouts = 0
     }
 
@@ -222,6 +224,7 @@ struct UserSoak: Sendable {
                     await context.client.disableNetwork()
                 }
                 offline.toggle()
+                moves.flaps += 1
                 if offline { moves.outages += 1 }
                 if roll < 90 { continue }
             }

@@ -15,6 +15,10 @@ struct UserSoakTally: Sendable {
     /// Rejected writes (as `rejectedMutations()` lists them, for either user) and calls that
     /// threw a server's refusal: every write in the soak is valid for its owner.
     var falseRejections = 0
+    /// Writes applied after a later write of their row (out of their writer's order).
+    var reordered = 0
+    /// How many times the network went down or came back.
+    var flaps = 0
     /// Writes still queued after the drain.
     var leftQueued = 0
     /// Writes the engine queued as another user than the harness wrote them for: a fault of
@@ -22,6 +26,11 @@ struct UserSoakTally: Sendable {
     var ownerMismatches = 0
     /// Every line to print: the acceptance line first, then the details.
     var lines: [String] = []
+
+    /// The flapping soak's line: `soak: <writes> writes, <flaps> flaps, <lost> lost, ...`.
+    var flappingLine: String {
+        "soak: \(writes) writes, \(flaps) flaps, \(lost) lost, \(duplicated) duplicated, \(reordered) reordered"
+    }
 
     var acceptanceLine: String {
         "soak-users: \(writes) writes, \(lost) lost, \(duplicated) duplicated, \(wrongUser) wrong-user, "
@@ -41,6 +50,8 @@ struct UserSoakTally: Sendable {
         self.writes = writes.count
         lost = findings.lost.count
         duplicated = findings.duplicated.count
+        reordered = findings.outOfOrder.count
+        flaps = moves.flaps
         wrongUser = report.wrongUserRequests
         falseRejections = rejected.count + refusedAtOnce.count
         leftQueued = left.count
