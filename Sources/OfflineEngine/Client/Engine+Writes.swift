@@ -59,6 +59,10 @@ extension Engine {
             // Never sent: queued as it is, to go once a token comes.
             let pending = try await state.enqueueUnlessCleared(mutation, ticket: ticket)
             return await queuedOutcome(mutation, pending: pending, options: options)
+        } catch let conflict as PostgrestError where conflict.code == RejectedMutation.conflictCode {
+            // Nothing was written: the lists fetch again to show what the server holds.
+            try? await state.markStale(TableID(mutation))
+            throw conflict
         } catch  where ReplayDecision.keepsQueued(after: error, classify: configuration.classifyFailure) {
             // Not settled: kept in the queue, its attempt counted. A clear that ran meanwhile wiped it.
             var attempted = mutation

@@ -60,6 +60,18 @@ extension RejectedMutation {
     /// ``Configuration/maxWriteAge`` before it could be sent.
     public static let tooOldCode = "OFFLINE_TOO_OLD"
 
+    /// The code of an update or delete made with ``WriteQuery/expectingRows()`` that reached no
+    /// row: the row was deleted, or changed so that it no longer matches, since the app read it.
+    public static let conflictCode = "OFFLINE_CONFLICT"
+
+    /// The refusal of a write that reached no row though it had to (status 409: the server holds
+    /// nothing of it).
+    static let conflictRefusal = PostgrestError(
+        status: 409, code: conflictCode,
+        message: "This change reached no row: the row was deleted or changed since it was read.",
+        details: nil,
+        hint: "Fetch the rows again, then retry the change or discard it.")
+
     /// The refusal recorded for a write past the attempt cap.
     static let attemptsExhaustedRefusal = PostgrestError(
         status: 0, code: attemptsExhaustedCode,

@@ -155,6 +155,11 @@ package struct Mutation: Sendable, Hashable, Identifiable {
         get { body(\.returning) }
         set { changeBody { $0.returning = newValue } }
     }
+    /// An update or delete that must reach a row (``WriteQuery/expectingRows()``).
+    package var expectsRows: Bool {
+        get { body(\.expectsRows) }
+        set { changeBody { $0.expectsRows = newValue } }
+    }
     /// When the write was made.
     package var createdAt: Date {
         get { storage.header.createdAt }

@@ -77,6 +77,8 @@ enum PersistedForm {
         if let schema = mutation.schema { object["schema"] = .string(schema) }
         if let columns = mutation.onConflict { object["onConflict"] = .array(columns.map(JSONValue.string)) }
         if let returning = mutation.returning { object["returning"] = .string(returning) }
+        // Written only when set: a store of an earlier version reads the same bytes.
+        if mutation.expectsRows { object["expectRows"] = .bool(true) }
         return .object(object)
     }
 
@@ -95,7 +97,7 @@ enum PersistedForm {
         } else {
             onConflict = nil
         }
-        return Mutation(
+        var write = Mutation(
             id: id, ownerID: object["owner"]?.stringValue, schema: object["schema"]?.stringValue,
             table: table, operation: operation,
             rows: try rows.map { element in
@@ -108,6 +110,8 @@ enum PersistedForm {
             returning: object["returning"]?.stringValue,
             createdAt: Date(timeIntervalSince1970: created),
             attempts: object["attempts"]?.numberValue?.intValue ?? 0)
+        write.expectsRows = object["expectRows"]?.boolValue ?? false
+        return write
     }
 }
 

@@ -15,6 +15,9 @@ struct MutationBody: Sendable, Hashable {
     var useDefaultForMissing: Bool
     /// The `select` text when the write asks for its rows back (`Prefer: return=representation`).
     var returning: String?
+    /// An update or delete that must reach a row: reaching none is a conflict
+    /// (``WriteQuery/expectingRows()``).
+    var expectsRows = false
     /// `false` for the body of stored bytes that could not be read (empty otherwise).
     var isReadable = true
 
@@ -37,7 +40,7 @@ enum StoredBody {
         return MutationBody(
             rows: write.rows, filters: write.filters, onConflict: write.onConflict,
             ignoreDuplicates: write.ignoreDuplicates, useDefaultForMissing: write.useDefaultForMissing,
-            returning: write.returning)
+            returning: write.returning, expectsRows: write.expectsRows)
     }
 }
 

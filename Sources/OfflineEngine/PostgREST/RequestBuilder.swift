@@ -112,7 +112,12 @@ enum RequestBuilder {
         if mutation.useDefaultForMissing && (mutation.operation == .insert || mutation.operation == .upsert) {
             parts.append("missing=default")
         }
-        if let count { parts.append("count=" + count.rawValue) }
+        if let count {
+            parts.append("count=" + count.rawValue)
+        } else if mutation.expectsRows, mutation.operation == .update || mutation.operation == .delete {
+            // How many rows it reached decides a conflict.
+            parts.append("count=exact")
+        }
         return parts.joined(separator: ",")
     }
 

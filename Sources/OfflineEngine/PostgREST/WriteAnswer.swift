@@ -26,9 +26,22 @@ enum WriteAnswer {
                 throw UnexpectedResponseError(
                     status: response.status, contentType: response.mediaType, reason: .notJSON)
             }
+            try checkReached(response, rows: [], for: mutation)
             return []
         }
-        return try ResponseDecoding.rows(from: response)
+        let rows = try ResponseDecoding.rows(from: response)
+        try checkReached(response, rows: rows, for: mutation)
+        return rows
+    }
+
+    /// Throws the conflict of an update or delete that had to reach a row and reached none, as
+    /// PostgREST counted (`Content-Range`) or, without a count, as its returned rows show.
+    private static func checkReached(_ response: HTTPResponse, rows: [Row], for mutation: Mutation) throws {
+        guard mutation.expectsRows, mutation.operation == .update || mutation.operation == .delete else {
+            return
+        }
+        let reached = ResponseDecoding.count(from: response) ?? (mutation.returning == nil ? nil : rows.count)
+        if reached == 0 { throw RejectedMutation.conflictRefusal }
     }
 
     /// Whether a failure leaves open that the server applied the write: no answer arrived after

@@ -65,6 +65,23 @@ public struct WriteQuery: FilterBuilding {
         return copy
     }
 
+    /// Makes an update or delete report a conflict when it reaches no row (the row was
+    /// deleted, or no longer matches the filters, since the app read it): it is sent with
+    /// `Prefer: count=exact`, and an answer counting zero rows is PostgREST's success but not
+    /// the app's. Sent at once, it throws ``PostgrestError`` with
+    /// ``RejectedMutation/conflictCode`` and the table's lists are fetched again; replayed, it
+    /// joins ``OfflineClient/rejectedMutations()`` with that code, for the app to retry or
+    /// discard. Kept with the queued write.
+    ///
+    /// ```swift
+    /// try await client.from("tasks").update(["done": true]).eq("id", value: id).expectingRows().execute()
+    /// ```
+    public func expectingRows(_ expected: Bool = true) -> WriteQuery {
+        var copy = self
+        copy.mutation.expectsRows = expected
+        return copy
+    }
+
     /// Lets columns a row leaves out take their database default instead of NULL
     /// (`Prefer: missing=default`), for bulk inserts and upserts whose rows carry different keys.
     public func useDefaultsForMissingColumns(_ enabled: Bool = true) -> WriteQuery {

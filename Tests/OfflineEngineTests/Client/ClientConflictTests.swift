@@ -1,0 +1,49 @@
+import Foundation
+import OfflineEngineTesting
+import Testing
+
+@testable import OfflineEngine
+
+/// `expectingRows()`: an update or delete that reaches no row is a conflict, not a success.
+@Suite("Conflicts: writes that must reach a row")
+struct ClientConflictTests {
+    @Test("sent at once, reaching no row throws the conflict; without the option it is a success")
+    func atOnce() async throws {
+        let fixture = try await ClientFixture(tables: ["tasks": [["id": 1, "done": false]]])
+        let error = await #expect(throws: PostgrestError.self) {
+            try await fixture.client.from("tasks").update(["done": true] as Row).eq("id", value: 9)
+                .expectingRows()
+                .execute()
+        }
+        #expect(error?.code == RejectedMutation.conflictCode && error?.status == 409)
+        #expect(fixture.writes.last?.headers["Prefer"] == "return=minimal,count=exact")
+        let reached = try await fixture.client.from("tasks").update(["done": true] as Row).eq("id", value: 1)
+            .expectingRows().execute()
+        #expect(!reached.isQueued)
+        let plain = try await fixture.client.from("tasks").delete().eq("id", value: 9).execute()
+        #expect(!plain.isQueued)
+        await fixture.client.close()
+    }
+
+    @Test(
+        "queued, then replayed after the row was deleted elsewhere, across a relaunch: rejected as a conflict"
+    )
+    func replayed() async throws {
+        let folder = clientStoreFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = InMemoryPostgREST(tables: ["tasks": [["id": 1, "done": false]]])
+        let first = try await ClientFixture(storage: .directory(folder), server: server)
+        await first.client.disableNetwork()
+        try await first.client.from("tasks").update(["done": true] as Row).eq("id", value: 1).expectingRows()
+            .execute()
+        await first.client.close()
+        await server.setRows([], of: "tasks")  // another device deleted the row meanwhile
+        let second = try await ClientFixture(storage: .directory(folder), signedInAs: nil, server: server)
+        let rejected = try await firstValue(of: second.client.rejectedMutations()) { !$0.isEmpty }
+        #expect(rejected.map(\.error.code) == [RejectedMutation.conflictCode])
+        #expect(rejected.first?.values == [["done": true]])
+        #expect(try await second.client.store.rejected.all().map(\.mutation.id) == rejected.map(\.id))
+        #expect(try await second.client.store.queue.all().isEmpty)
+        await second.client.close()
+    }
+}
