@@ -23,11 +23,16 @@ extension Engine {
     private func makeRefresher(for query: QueryDescription) -> Refresher {
         let session = state.session
         let settled = state.signals.sessionSettled
-        let environment = RefreshEnvironment(
+        var environment = RefreshEnvironment(
             clock: configuration.clock, connectivity: connectivity,
             sessionRestoring: { session.value == .restoring },
             sessionSettled: { settled.stream() },
             summarize: { error in ErrorWording.summary(of: error) })
+        let events = state.events
+        let table = query.table
+        environment.stateChanged = {
+            events.send(SyncEvent(.refreshChanged(SyncEvent.Refresh($0)), table: table))
+        }
         // Weak: the state keeps the live reads, which keep this refresher.
         let key = query.canonicalKey
         let (endpoint, transport, calls, tokens) = (endpoint, transport, calls, tokens)

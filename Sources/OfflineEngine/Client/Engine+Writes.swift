@@ -72,6 +72,7 @@ extension Engine {
                 attempted, ticket: ticket, interrupted: interrupted)
             return await queuedOutcome(mutation, pending: pending, options: options)
         }
+        state.events.send(SyncEvent(.writeAccepted, mutation))
         try await state.patchAccepted(mutation, returned: answer.rows, requestTick: tick)
         return WriteOutcome(result: .sent(answer.rows), count: answer.count, rows: answer.rows)
     }
@@ -122,6 +123,7 @@ extension Engine {
                     for: mutation, endpoint: endpoint, accessToken: $0, options: options)
             })
         guard let response = sent else { return nil }
+        state.events.send(SyncEvent(.writeSent, mutation))
         return WriteAnswer.Answer(
             rows: try WriteAnswer.rows(from: response, for: mutation),
             count: ResponseDecoding.count(from: response))

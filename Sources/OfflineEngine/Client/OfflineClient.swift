@@ -70,6 +70,17 @@ public final class OfflineClient: Sendable {
         return stream { engine.connectivity.states() }
     }
 
+    /// What the client does, as it happens (see ``SyncEvent``), for logs and metrics: never
+    /// values, URLs or tokens. Every event after the stream is asked for is kept until read;
+    /// the stream finishes when the client closes.
+    public var events: AsyncThrowingStream<SyncEvent, Error> {
+        guard !engine.calls.isClosed else {
+            return AsyncThrowingStream { $0.finish(throwing: ClientError.closed) }
+        }
+        // Subscribed now: no event after this call is missed.
+        return engine.state.events.stream()
+    }
+
     /// The client's sync at a glance (see ``SyncStatus``): the network, whether the queue is
     /// being sent, how many writes wait and since when, the last upload error, when a write was
     /// last accepted, and whether writes wait for a session.

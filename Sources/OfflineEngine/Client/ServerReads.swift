@@ -36,6 +36,7 @@ struct ServerReads: Sendable {
     private func send(_ query: QueryDescription, as session: AuthSession?, options: ReadOptions)
         async throws -> Answer
     {
+        state.events.send(SyncEvent(.readSent, table: query.table))
         let sent = try await tokens.send(for: session, through: transport) { token in
             var request = try RequestBuilder.request(
                 for: query, endpoint: endpoint, accessToken: token, options: options)

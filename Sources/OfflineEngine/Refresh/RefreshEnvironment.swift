@@ -17,6 +17,8 @@ struct RefreshEnvironment: Sendable {
     /// Safe words for a failed request's error (no URL, filter value, token or row data), or nil
     /// for the generic phrase; becomes the stall cause's `description`.
     var summarize: @Sendable (any Error) -> String?
+    /// Told each state the refresh moves to (the client's ``OfflineClient/events``).
+    var stateChanged: @Sendable (RefreshState) -> Void = { _ in }
 
     /// An environment from its parts; the schedule defaults to the reference's.
     init(

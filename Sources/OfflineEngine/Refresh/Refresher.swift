@@ -170,6 +170,7 @@ final class Refresher: Sendable {
             while true {
                 if let state = step.publish {
                     report(state)
+                    refresher.environment.stateChanged(state)
                     reported = true
                 }
                 switch step.next {

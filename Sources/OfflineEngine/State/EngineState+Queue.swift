@@ -54,6 +54,7 @@ extension EngineState {
         if mutation.operation == .update, tables.isPartlyLoaded(table) { try? await loadLists(of: table) }
         tables.publishAppended(table, owner: overlayOwner)
         signals.work.fire()
+        events.send(SyncEvent(.writeQueued, mutation))
         return true
     }
 

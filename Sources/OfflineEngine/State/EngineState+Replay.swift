@@ -105,6 +105,7 @@ extension EngineState {
         let touched = Set(settled.map(TableID.init))
         for table in touched { marks.saw(moved.tick, of: table) }
         forget(settled)
+        for mutation in settled { events.send(SyncEvent(.writeAccepted, mutation)) }
         // A table whose queue drained: its live reads fetch again, so columns the server fills
         // in and effects the overlay could not work out show without the app asking.
         for table in touched where tables.facts(of: table, owner: overlayOwner).queued.count == 0 {
@@ -126,5 +127,6 @@ extension EngineState {
         else { return }
         forget(id)
         rejected.add(RejectedWrite(mutation: entry.mutation, details: details, rejectedAt: Date()))
+        events.send(SyncEvent(.writeRejected(code: refusal.code), entry.mutation))
     }
 }

@@ -17,6 +17,8 @@ actor EngineState {
 
     nonisolated let session = StateBroadcast<SessionState, Never>(.restoring)
     nonisolated let queueFacts = StateBroadcast<QueueFacts, Never>(QueueFacts())
+    /// What the client did, for the app's logs (``OfflineClient/events``).
+    nonisolated let events = EventBroadcast<SyncEvent, Never>()
     /// How the replay stands: sending or not, its last failure, its last success.
     nonisolated let uploads = StateBroadcast<UploadFacts, Never>(UploadFacts())
     nonisolated let rejected: RejectedWrites
@@ -104,6 +106,7 @@ actor EngineState {
         beginClosing()
         queueFacts.finish()
         uploads.finish()
+        events.finish()
         rejected.finish()
         immediateSends.finish()
         signals.finish()

@@ -77,7 +77,10 @@ struct Replayer: Sendable {
     /// Sends queued writes oldest first, for the current user and owner-less ones, a run at a
     /// time, until the queue is drained or something stops the pass.
     func pass() async -> ReplayPassEnd {
-        defer { state.uploads.update { $0.isUploading = false } }
+        defer {
+            if state.uploads.value.isUploading { state.events.send(SyncEvent(.replayEnded)) }
+            state.uploads.update { $0.isUploading = false }
+        }
         while !Task.isCancelled {
             switch await state.nextReplay() {
             case .blocked:
@@ -85,6 +88,7 @@ struct Replayer: Sendable {
             case .drained:
                 return .drained
             case .run(let run):
+                if !state.uploads.value.isUploading { state.events.send(SyncEvent(.replayStarted)) }
                 state.uploads.update { $0.isUploading = true }
                 if let end = await replay(run) { return end }
             }
@@ -139,6 +143,7 @@ struct Replayer: Sendable {
                     await state.abandonSends(writes[index...].map(\.mutation.id))
                     return nil
                 }
+                state.events.send(SyncEvent(.writeSent, mutation))
                 // A replay brings nothing back, but the answer must be PostgREST's to settle it.
                 _ = try WriteAnswer.rows(from: response, for: mutation)
                 accepted.add(mutation.id)
