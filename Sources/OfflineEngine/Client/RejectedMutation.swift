@@ -60,7 +60,7 @@ extension RejectedMutation {
     /// ``Configuration/maxWriteAge`` before it could be sent.
     public static let tooOldCode = "OFFLINE_TOO_OLD"
 
-    /// The code of an update or delete made with ``WriteQuery/expectingRows()`` that reached no
+    /// The code of an update or delete made with ``WriteQuery/expectingRows(_:)`` that reached no
     /// row: the row was deleted, or changed so that it no longer matches, since the app read it.
     public static let conflictCode = "OFFLINE_CONFLICT"
 

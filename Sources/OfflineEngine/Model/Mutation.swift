@@ -155,7 +155,7 @@ package struct Mutation: Sendable, Hashable, Identifiable {
         get { body(\.returning) }
         set { changeBody { $0.returning = newValue } }
     }
-    /// An update or delete that must reach a row (``WriteQuery/expectingRows()``).
+    /// An update or delete that must reach a row (``WriteQuery/expectingRows(_:)``).
     package var expectsRows: Bool {
         get { body(\.expectsRows) }
         set { changeBody { $0.expectsRows = newValue } }

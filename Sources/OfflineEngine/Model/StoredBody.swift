@@ -16,7 +16,7 @@ struct MutationBody: Sendable, Hashable {
     /// The `select` text when the write asks for its rows back (`Prefer: return=representation`).
     var returning: String?
     /// An update or delete that must reach a row: reaching none is a conflict
-    /// (``WriteQuery/expectingRows()``).
+    /// (``WriteQuery/expectingRows(_:)``).
     var expectsRows = false
     /// `false` for the body of stored bytes that could not be read (empty otherwise).
     var isReadable = true
