@@ -46,8 +46,10 @@ extension EngineState {
     func acceptToken(_ token: String, expiresAt: Date?, for user: String) async {
         guard !closed, let current = session.value.authSession, current.userID == user else { return }
         var updated = current
+        // A new token brings its own expiry (none, for a token that names none); the same token
+        // keeps the session's unless it names one.
+        if token != current.accessToken || expiresAt != nil { updated.expiresAt = expiresAt }
         updated.accessToken = token
-        if let expiresAt { updated.expiresAt = expiresAt }
         let wasWaiting = session.value.isWaitingForToken
         guard updated != current || wasWaiting else { return }
         session.send(.signedIn(updated))

@@ -172,9 +172,7 @@ struct Replayer: Sendable {
             let words = ErrorWording.summary(of: error) ?? "The server could not be reached."
             state.uploads.update { $0.lastError = words }
         }
-        switch ReplayDecision.after(
-            error, mutation: mutation, wasAttemptedBefore: wasAttempted, classify: classify)
-        {
+        switch decision {
         case .retryLater(let after):
             await state.endSend(
                 id, event: .sendEnded(mayHaveBeenApplied: WriteAnswer.mayHaveBeenApplied(after: error)))

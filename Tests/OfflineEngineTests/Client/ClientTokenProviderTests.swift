@@ -176,4 +176,21 @@ struct ClientTokenProviderTests {
         #expect(fixture.writes.last?.headers["Authorization"] == "Bearer token-b")
         await fixture.client.close()
     }
+
+    @Test("a new opaque token from the provider replaces the session's expiry: later requests go with it")
+    func opaqueTokenReplacesExpiry() async throws {
+        let script = TokenScript(then: .token("opaque-2"))
+        let fixture = try await ClientFixture(signedInAs: nil) { $0.accessToken = script.provider }
+        try await fixture.client.signIn(
+            AuthSession(accessToken: "token-1", userID: "user-1", expiresAt: Date().addingTimeInterval(-60)))
+        for id in 1...2 {
+            let response = try await fixture.client.from("tasks").insert(
+                ["id": .number(JSONNumber(id))] as Row
+            )
+            .execute()
+            #expect(!response.isQueued)
+        }
+        #expect(fixture.writes.map { $0.headers["Authorization"] } == ["Bearer opaque-2", "Bearer opaque-2"])
+        await fixture.client.close()
+    }
 }
