@@ -1,6 +1,7 @@
 import Foundation
 import OfflineEngine
 import OfflineEngineTesting
+import Synchronization
 
 /// The sample's scripted story: a tasks app against a PostgREST server on 127.0.0.1 (in memory),
 /// through `URLSessionTransport`, with its store in a temporary folder. Every snapshot and
@@ -66,9 +67,12 @@ public struct DemoStory: Sendable {
                 }
             }
             phase("7. The server fails for a while (500 pages) as the user opens the list again.")
-            local.inject(.status(500), times: 4) { $0.method == .get }
+            // The server fails every read until the list shows Stalled (however many reads ask).
+            let failing = Switch(on: true)
+            local.inject(.status(500), times: 1_000) { $0.method == .get && failing.isOn }
             try await screen(client, board) {
                 try await board.until("Stalled") { if case .stalled = $0.refresh { true } else { false } }
+                failing.set(on: false)
                 try await board.until("up to date again") { $0.refresh == .idle }
                 phase(
                     "8. A task with no title: its first send meets a 503, so it is queued; the server refuses it."
@@ -164,5 +168,20 @@ public struct DemoStory: Sendable {
         await server.rows(of: "tasks").map { row in
             "  [\(row["done"] == .bool(true) ? "x" : " ")]  \(row["title"]?.stringValue ?? "")"
         }
+    }
+}
+
+/// A flag the story flips and the server's fault rule reads.
+final class Switch: Sendable {
+    private let state: Mutex<Bool>
+
+    init(on: Bool) {
+        state = Mutex(on)
+    }
+
+    var isOn: Bool { state.withLock { $0 } }
+
+    func set(on: Bool) {
+        state.withLock { $0 = on }
     }
 }

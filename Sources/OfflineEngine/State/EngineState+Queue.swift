@@ -58,6 +58,11 @@ extension EngineState {
         return true
     }
 
+    /// Whether the write `id` waits in the queue.
+    func isQueued(_ id: UUID) -> Bool {
+        queue[id] != nil
+    }
+
     /// Applies an event to a queued write's life; `.ignore` when it is not queued.
     @discardableResult
     func handle(_ event: WriteLife.Event, of id: UUID) -> WriteLife.Action {

@@ -61,6 +61,7 @@ package struct ReplayLogTable: Sendable {
                     .text(schema), .text(table), .integer(tick))
                 try Self.trim(schema: schema, table: table, connection)
             }
+            try AcceptedTable.record(moved, connection)
             return (tick, moved)
         }
     }

@@ -16,6 +16,7 @@ extension Store {
             try connection.execute(
                 script: """
                     DELETE FROM lists; DELETE FROM queue; DELETE FROM replay_log; DELETE FROM rejected;
+                    DELETE FROM accepted;
                     DELETE FROM meta WHERE key IN ('owner', 'session');
                     """)
             return try Store.tick(connection)

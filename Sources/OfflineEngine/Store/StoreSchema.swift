@@ -8,7 +8,7 @@ enum StoreSchema {
     static var currentVersion: Int { migrations.count }
 
     /// Step `i` moves a file from version `i` to version `i + 1`.
-    static let migrations: [String] = [version1, version2]
+    static let migrations: [String] = [version1, version2, version3]
 
     /// Version 1: cached lists, the queue, the replay log, rejected writes and key-value metadata.
     static let version1 = """
@@ -65,6 +65,16 @@ enum StoreSchema {
             table_name TEXT NOT NULL,
             tick INTEGER NOT NULL,
             PRIMARY KEY (schema_name, table_name)
+        );
+        """
+
+    /// Version 3: the ids of accepted writes, so that a write's outcome can be told after a
+    /// relaunch (the newest ``AcceptedTable/limit`` are kept).
+    static let version3 = """
+        CREATE TABLE accepted (
+            seq INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            accepted_at REAL NOT NULL
         );
         """
 
