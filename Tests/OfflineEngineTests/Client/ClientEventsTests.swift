@@ -51,10 +51,3 @@ extension [SyncEvent] {
         contains { $0.kind == kind && $0.table == table }
     }
 }
-
-extension WriteResult {
-    fileprivate var queuedID: UUID? {
-        if case .queued(let pending) = self { return pending.id }
-        return nil
-    }
-}

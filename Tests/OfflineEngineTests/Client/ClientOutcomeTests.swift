@@ -73,10 +73,3 @@ struct ClientOutcomeTests {
         }
     }
 }
-
-extension WriteResult {
-    fileprivate var queuedID: UUID? {
-        if case .queued(let pending) = self { return pending.id }
-        return nil
-    }
-}

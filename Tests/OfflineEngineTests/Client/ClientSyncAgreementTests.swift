@@ -80,10 +80,3 @@ struct ClientSyncAgreementTests {
         await client.close()
     }
 }
-
-extension WriteResult {
-    fileprivate var queuedID: UUID? {
-        if case .queued(let pending) = self { return pending.id }
-        return nil
-    }
-}

@@ -36,7 +36,7 @@ struct ClientSyncControlTests {
             // Sent at once, after the queue drains: refused for good, thrown to the caller.
             try await fixture.client.from("tasks").insert(["id": 2] as Row).execute(policy: .onlineOnly)
         }
-        #expect(try await fixture.client.store.queue.all().map(\.mutation.id) == [first.outcome.pendingID])
+        #expect(try await fixture.client.store.queue.all().map(\.mutation.id) == [first.outcome.queuedID])
         await fixture.client.close()
     }
 
@@ -53,7 +53,7 @@ struct ClientSyncControlTests {
         #expect(rejected.map(\.error.code) == [RejectedMutation.attemptsExhaustedCode])
         #expect(rejected.first?.values == [["id": 1]])
         let state = try await Self.rejected(fixture)
-        #expect(state.shown == state.stored && state.stored == [write.outcome.pendingID])
+        #expect(state.shown == state.stored && state.stored == [write.outcome.queuedID])
         #expect(try await fixture.client.store.queue.all().isEmpty)
         await fixture.client.close()
     }
@@ -158,13 +158,5 @@ struct ClientSyncControlTests {
         let filled = try await firstValue(of: stream) { $0.result?.rows.last?["created_at"] != nil }
         #expect(filled.column("id") == ["3", "4"] && !filled.hasPendingMutations)
         await fixture.client.close()
-    }
-}
-
-extension WriteResult {
-    /// The pending write's id, when queued.
-    fileprivate var pendingID: UUID? {
-        if case .queued(let pending) = self { return pending.id }
-        return nil
     }
 }
