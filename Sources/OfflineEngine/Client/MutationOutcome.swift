@@ -3,8 +3,9 @@ import Foundation
 /// What the server made of a queued write, as ``OfflineClient/outcome(of:)`` tells it once the
 /// write has left the queue, in this run of the app or after a relaunch.
 public enum MutationOutcome: Sendable, Hashable {
-    /// The server accepted it, at that time.
-    case accepted(at: Date)
+    /// The server accepted it, at that time, with the rows it sent back (none unless the write
+    /// asked for them with `select()`).
+    case accepted(at: Date, rows: [Row])
     /// The server refused it for good (or it passed the attempt cap or the maximum age); it
     /// waits in ``OfflineClient/rejectedMutations()``.
     case rejected(RejectedMutation)
@@ -48,7 +49,9 @@ extension Engine {
             return rejected.error.code == RejectedMutation.conflictCode
                 ? .conflict(rejected) : .rejected(rejected)
         }
-        if let at = try await state.store.accepted.acceptedAt(id) { return .accepted(at: at) }
+        if let accepted = try await state.store.accepted.accepted(id) {
+            return .accepted(at: accepted.at, rows: accepted.rows)
+        }
         return .unknown
     }
 }

@@ -80,11 +80,11 @@ extension EngineState {
     /// The server applied these queued writes: in one commit they move to the replay log, laid
     /// over each cached list until that list is fetched again. If the commit fails they stay
     /// queued as possibly applied (sending them again cannot apply them twice).
-    func settleAccepted(_ ids: [UUID]) async {
+    func settleAccepted(_ ids: [UUID], returned: [UUID: [Row]] = [:]) async {
         guard !ids.isEmpty else { return }
         let moved: (tick: Int64, ids: Set<UUID>)?
         do {
-            moved = try await store.replayLog.moveFromQueueAtNewTick(ids)
+            moved = try await store.replayLog.moveFromQueueAtNewTick(ids, returned: returned)
         } catch {
             for id in ids { handle(.sendEnded(mayHaveBeenApplied: true), of: id) }
             return

@@ -11,27 +11,39 @@ package struct AcceptedTable: Sendable {
     /// How many accepted ids are kept.
     static let limit = 10_000
 
-    /// Records `ids` as accepted now, and forgets the oldest past ``limit``. Runs inside a job.
-    static func record(_ ids: Set<UUID>, _ connection: SQLiteConnection) throws(StoreError) {
+    /// Records `ids` as accepted now, with the rows the server sent back for some, and forgets
+    /// the oldest past ``limit``. Runs inside a job.
+    static func record(_ ids: Set<UUID>, returned: [UUID: [Row]], _ connection: SQLiteConnection)
+        throws(StoreError)
+    {
         guard !ids.isEmpty else { return }
         let now = Date().timeIntervalSince1970
         for id in ids {
+            let rows = returned[id].map { JSONText.data(.array($0.map(\.json))) }
             try connection.run(
-                "INSERT OR REPLACE INTO accepted (id, accepted_at) VALUES (?, ?)", .text(Store.idKey(id)),
-                .real(now))
+                "INSERT OR REPLACE INTO accepted (id, accepted_at, rows) VALUES (?, ?, ?)",
+                .text(Store.idKey(id)),
+                .real(now), rows.map(SQLiteValue.blob) ?? .null)
         }
         try connection.run(
             "DELETE FROM accepted WHERE seq <= (SELECT MAX(seq) FROM accepted) - ?", .integer(Int64(limit)))
     }
 
-    /// When the write `id` was accepted, if it is among the ids kept.
-    nonisolated(nonsending) package func acceptedAt(_ id: UUID) async throws(StoreError) -> Date? {
-        try await store.perform(writes: false) { connection throws(StoreError) in
-            try connection.query("SELECT accepted_at FROM accepted WHERE id = ?", .text(Store.idKey(id))) {
-                row in
-                Date(timeIntervalSince1970: row.real(0))
+    /// When the write `id` was accepted and the rows the server sent back, if it is among the
+    /// ids kept.
+    nonisolated(nonsending) package func accepted(_ id: UUID) async throws(StoreError) -> (
+        at: Date, rows: [Row]
+    )? {
+        let found = try await store.perform(writes: false) { connection throws(StoreError) in
+            try connection.query(
+                "SELECT accepted_at, rows FROM accepted WHERE id = ?", .text(Store.idKey(id))
+            ) {
+                row in (Date(timeIntervalSince1970: row.real(0)), row.isNull(1) ? nil : row.blob(1))
             }.first
         }
+        guard let (at, bytes) = found else { return nil }
+        let rows = bytes.flatMap { try? Row.rows(from: JSONText.parse($0)) } ?? []
+        return (at, rows)
     }
 }
 

@@ -36,11 +36,11 @@ package struct ReplayLogTable: Sendable {
     /// Takes replayed writes out of the queue and logs them, in queue order, at one new tick, and
     /// moves their tables' change marks to it: one commit for a whole replay run. Returns the
     /// tick and the ids moved (those still queued), or `nil` (and changes nothing) when none is.
-    nonisolated(nonsending) package func moveFromQueueAtNewTick(_ ids: [UUID]) async throws(StoreError)
-        -> (tick: Int64, ids: Set<UUID>)?
-    {
+    nonisolated(nonsending) package func moveFromQueueAtNewTick(
+        _ ids: [UUID], returned: [UUID: [Row]] = [:]
+    ) async throws(StoreError) -> (tick: Int64, ids: Set<UUID>)? {
         try await store.perform(writes: true, atomic: true) {
-            [queueIndex = store.queueIndex] connection throws(StoreError) in
+            [queueIndex = store.queueIndex] connection throws(StoreError) -> (tick: Int64, ids: Set<UUID>)? in
             var queued: [UUID] = []
             for id in ids where try queueIndex.sequence(of: id, connection) != nil { queued.append(id) }
             // No tick is taken when nothing moves.
@@ -61,7 +61,7 @@ package struct ReplayLogTable: Sendable {
                     .text(schema), .text(table), .integer(tick))
                 try Self.trim(schema: schema, table: table, connection)
             }
-            try AcceptedTable.record(moved, connection)
+            try AcceptedTable.record(moved, returned: returned, connection)
             return (tick, moved)
         }
     }

@@ -74,7 +74,8 @@ enum StoreSchema {
         CREATE TABLE accepted (
             seq INTEGER PRIMARY KEY,
             id TEXT NOT NULL UNIQUE,
-            accepted_at REAL NOT NULL
+            accepted_at REAL NOT NULL,
+            rows BLOB
         );
         """
 

@@ -9,7 +9,7 @@ import Synchronization
 /// that answers at once, many settle in one commit. The run waits for ``settle(into:)`` to end
 /// before the pass picks again, so no accepted write is picked twice.
 final class AcceptedWrites: Sendable {
-    private let accepted = Mutex<[UUID]>([])
+    private let accepted = Mutex<[(id: UUID, rows: [Row])]>([])
     private let arrived = Signal()
     private let wake: Signal.Subscription
 
@@ -17,9 +17,10 @@ final class AcceptedWrites: Sendable {
         wake = arrived.subscribe()
     }
 
-    /// One more accepted write, in the run's order.
-    func add(_ id: UUID) {
-        accepted.withLock { $0.append(id) }
+    /// One more accepted write, in the run's order, with the rows the server sent back (none
+    /// unless the write asked for them).
+    func add(_ id: UUID, rows: [Row]) {
+        accepted.withLock { $0.append((id, rows)) }
         arrived.fire()
     }
 
@@ -31,15 +32,21 @@ final class AcceptedWrites: Sendable {
     /// Settles accepted writes as they come, until ``finish()`` and the last of them.
     func settle(into state: EngineState) async {
         for await _ in wake {
-            await state.settleAccepted(take())
+            await settle(take(), into: state)
         }
-        await state.settleAccepted(take())
+        await settle(take(), into: state)
     }
 
-    private func take() -> [UUID] {
-        accepted.withLock { ids in
-            defer { ids = [] }
-            return ids
+    private func settle(_ writes: [(id: UUID, rows: [Row])], into state: EngineState) async {
+        var returned: [UUID: [Row]] = [:]
+        for write in writes where !write.rows.isEmpty { returned[write.id] = write.rows }
+        await state.settleAccepted(writes.map(\.id), returned: returned)
+    }
+
+    private func take() -> [(id: UUID, rows: [Row])] {
+        accepted.withLock { writes in
+            defer { writes = [] }
+            return writes
         }
     }
 }

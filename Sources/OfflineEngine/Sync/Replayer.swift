@@ -145,8 +145,8 @@ struct Replayer: Sendable {
                 }
                 state.events.send(SyncEvent(.writeSent, mutation))
                 // A replay brings nothing back, but the answer must be PostgREST's to settle it.
-                _ = try WriteAnswer.rows(from: response, for: mutation)
-                accepted.add(mutation.id)
+                let rows = try WriteAnswer.rows(from: response, for: mutation)
+                accepted.add(mutation.id, rows: rows)
             } catch let unavailable as TokenUnavailable {
                 // Nothing was sent: the writes are plainly queued again, and wait for a token.
                 state.uploads.update { $0.lastError = unavailable.description }

@@ -18,7 +18,7 @@ struct ClientOutcomeTests {
         let first = try await ClientFixture(storage: .directory(folder), server: server)
         await first.client.disableNetwork()
         let ids = try await [
-            first.client.from("tasks").insert(["id": 1] as Row).execute(),
+            first.client.from("tasks").insert(["id": 1] as Row).select().execute(),
             first.client.from("tasks").insert(["id": 2] as Row).execute(),
             first.client.from("tasks").update(["done": true] as Row).eq("id", value: 9).expectingRows()
                 .execute(),
@@ -32,10 +32,11 @@ struct ClientOutcomeTests {
             request.method == .post && request.bodyRows.first?["id"] == 2
                 ? errorResponse(status: 403, code: "42501") : nil
         }
-        guard case .accepted = try await second.client.outcome(of: ids[0]) else {
+        guard case .accepted(_, let rows) = try await second.client.outcome(of: ids[0]) else {
             Issue.record("the insert was not told accepted")
             return
         }
+        #expect(rows == [["id": 1]])
         guard case .rejected(let refused) = try await second.client.outcome(of: ids[1]) else {
             Issue.record("the refused insert was not told rejected")
             return
@@ -49,10 +50,11 @@ struct ClientOutcomeTests {
         await second.client.close()
 
         let third = try await ClientFixture(storage: .directory(folder), signedInAs: nil, server: server)
-        guard case .accepted = try await third.client.outcome(of: ids[0]) else {
+        guard case .accepted(_, let kept) = try await third.client.outcome(of: ids[0]) else {
             Issue.record("the accepted write was forgotten at the relaunch")
             return
         }
+        #expect(kept == [["id": 1]])
         try await third.client.discard(ids[1])
         #expect(try await third.client.outcome(of: ids[1]) == .unknown)
         await third.client.close()
