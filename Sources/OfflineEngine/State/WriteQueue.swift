@@ -12,6 +12,10 @@ struct WriteQueue: Sendable {
     private var entries: [UUID: QueueEntry] = [:]
     /// Queued writes per owner (`nil`: owner-less writes), kept as writes join and leave.
     private(set) var counts: [String?: Int] = [:]
+    /// The oldest write a viewer sees, as last found (`id` `nil`: none), kept until it leaves,
+    /// the viewer changes, or an owner changes: the queue's counts are published on every
+    /// enqueue, and a scan each time would cost the writes of other users ahead of it.
+    private var oldestSeen: (viewer: String?, id: UUID?)?
 
     /// How many writes are queued.
     var count: Int { entries.count }
@@ -22,12 +26,15 @@ struct WriteQueue: Sendable {
     }
 
     /// When the oldest write `owner` sees (theirs or owner-less) was made: the first such entry
-    /// in queue order, usually the head.
-    func oldest(visibleTo owner: String?) -> Date? {
-        for id in order[head...] {
-            if let entry = entries[id], entry.mutation.applies(to: owner) { return entry.mutation.createdAt }
+    /// in queue order, found again only after the one found last left.
+    mutating func oldest(visibleTo owner: String?) -> Date? {
+        if let seen = oldestSeen, seen.viewer == owner {
+            guard let id = seen.id else { return nil }
+            if let entry = entries[id] { return entry.mutation.createdAt }
         }
-        return nil
+        let found = order[head...].first { entries[$0]?.mutation.applies(to: owner) == true }
+        oldestSeen = (owner, found)
+        return found.flatMap { entries[$0]?.mutation.createdAt }
     }
 
     /// The write `id`, if queued.
@@ -40,6 +47,10 @@ struct WriteQueue: Sendable {
         order.append(entry.mutation.id)
         entries[entry.mutation.id] = entry
         count(entry.mutation.ownerID, by: 1)
+        // A write joining the end is the oldest the viewer sees only when they saw none.
+        if let seen = oldestSeen, seen.id == nil, entry.mutation.applies(to: seen.viewer) {
+            oldestSeen = (seen.viewer, entry.mutation.id)
+        }
     }
 
     /// Changes the write `id` in place; `nil` when it is not queued.
@@ -51,6 +62,7 @@ struct WriteQueue: Sendable {
         if entry.mutation.ownerID != owner {
             count(owner, by: -1)
             count(entry.mutation.ownerID, by: 1)
+            oldestSeen = nil
         }
         return result
     }
@@ -60,6 +72,7 @@ struct WriteQueue: Sendable {
     mutating func remove(_ id: UUID) -> QueueEntry? {
         guard let entry = entries.removeValue(forKey: id) else { return nil }
         count(entry.mutation.ownerID, by: -1)
+        if oldestSeen?.id == id { oldestSeen = nil }
         if order[head] == id {
             head += 1
             // Drop what is behind the head once it is most of the array.
