@@ -5,18 +5,8 @@ import Testing
 /// The pure state machine: only the diagram's edges, and the decisions the reference leaves open.
 @Suite("Refresh state machine")
 struct RefreshStateMachineTests {
-    private enum Kind: Hashable {
-        case idle, refreshing, paused, stalled
-
-        init(_ state: RefreshState) {
-            switch state {
-            case .idle: self = .idle
-            case .refreshing: self = .refreshing
-            case .paused: self = .paused
-            case .stalled: self = .stalled
-            }
-        }
-    }
+    /// A state by name (a stall's cause left out), as the client's events name it.
+    private typealias Kind = SyncEvent.Refresh
 
     private struct Edge: Hashable {
         var from: Kind

@@ -108,7 +108,7 @@ extension EngineState {
         for mutation in settled { events.send(SyncEvent(.writeAccepted, mutation)) }
         // A table whose queue drained: its live reads fetch again, so columns the server fills
         // in and effects the overlay could not work out show without the app asking.
-        for table in touched where tables.facts(of: table, owner: overlayOwner).queued.count == 0 {
+        for table in touched where tables.queuedCount(of: table) == 0 {
             liveReads.markStale(table: table, reason: .write)
         }
     }

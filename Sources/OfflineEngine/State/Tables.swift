@@ -28,6 +28,11 @@ struct Tables: Sendable {
         return broadcast
     }
 
+    /// How many writes to `table` are queued, every owner's.
+    func queuedCount(of table: TableID) -> Int {
+        byID[table]?.queued.count ?? 0
+    }
+
     /// The table's facts as they stand.
     func facts(of table: TableID, owner: String?) -> TableFacts {
         let state = byID[table] ?? TableState()
