@@ -5,8 +5,8 @@
 #endif
 
 // Usage: `Benchmarks [suite ...]`; runs every suite when none is named; `scale.replay` (and so
-// on) runs one measure of the scale suite.
-let allSuites = ["streams", "filters", "store", "overlay", "live", "scale", "json"]
+// on) runs one measure of the scale suite, `cache.evict` one of the cache suite.
+let allSuites = ["streams", "filters", "store", "overlay", "live", "scale", "json", "cache"]
 let requested = CommandLine.arguments.dropFirst()
 
 for suite in requested.isEmpty ? allSuites[...] : requested {
@@ -25,6 +25,10 @@ for suite in requested.isEmpty ? allSuites[...] : requested {
         try await ScaleBenchmark.run()
     case "json":
         try await JSONBenchmark.run()
+    case "cache":
+        try await CacheBenchmark.run()
+    case let part where part.hasPrefix("cache."):
+        try await CacheBenchmark.run(only: String(part.dropFirst("cache.".count)))
     case let part where part.hasPrefix("scale."):
         try await ScaleBenchmark.run(only: String(part.dropFirst("scale.".count)))
     default:

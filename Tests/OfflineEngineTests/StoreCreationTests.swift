@@ -76,3 +76,22 @@ struct StoreCreationTests {
         await reopened.close()
     }
 }
+
+@Suite("Store creation: incremental vacuum")
+struct StoreIncrementalVacuumTests {
+    @Test("a new store's file gives freed pages back without a rebuild (auto_vacuum is incremental)")
+    func newStoreHasIncrementalVacuum() async throws {
+        let folder = temporaryStoreFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try Store.open(.directory(folder))
+        await store.close()
+        let check = try SQLiteConnection(path: folder.appendingPathComponent(Storage.fileName).path)
+        #expect(try check.query("PRAGMA auto_vacuum") { $0.integer(0) } == [2])
+        let memory = try Store.open(.inMemory)
+        let mode = try await memory.perform(writes: false) { connection throws(StoreError) in
+            try connection.query("PRAGMA auto_vacuum") { $0.integer(0) }
+        }
+        #expect(mode == [2])
+        await memory.close()
+    }
+}

@@ -57,4 +57,27 @@ struct StoreMigrationTests {
         let check = try SQLiteConnection(path: path)
         #expect(try StoreSchema.version(of: check) == StoreSchema.currentVersion)
     }
+
+    @Test("version 4 sizes the lists already stored and orders them as read in the order they were fetched")
+    func version4SizesAndOrdersStoredLists() async throws {
+        let folder = temporaryStoreFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent(Storage.fileName).path
+        let raw = try SQLiteConnection(path: path)
+        try raw.execute(script: Self.version1)
+        for (key, fetched) in [("late", 1_700_000_300), ("early", 1_700_000_100), ("middle", 1_700_000_200)] {
+            try raw.run(
+                "INSERT INTO lists VALUES (?, '', 'tasks', ?, ?)", .text(key), .blob(Data("[1,2,3]".utf8)),
+                .real(Double(fetched)))
+        }
+        _ = consume raw
+
+        let store = try Store.open(.directory(folder))
+        #expect(store.listBytes.value == "late".count + "early".count + "middle".count + 3 * 7)
+        // A budget that fits two lists removes the list fetched first.
+        let removed = try await store.lists.evict(.fit(bytes: 25, now: Date()), keeping: { [] })
+        #expect(removed.map(\.key) == ["early"])
+        await store.close()
+    }
 }

@@ -74,6 +74,12 @@ public struct Configuration: Sendable {
     /// How old a queued write may grow before it is rejected rather than sent
     /// (``RejectedMutation/tooOldCode``); `nil`: any age. 30 days by default.
     public var maxWriteAge: Duration? = .seconds(30 * 24 * 3_600)
+    /// The cache's byte budget (100 MB by default), its lists' time to live and, on Apple
+    /// platforms, its files' protection class; see ``CachePolicy``.
+    public var cache = CachePolicy()
+    /// The wall time: when lists are fetched and expire. Tests move it to cross a time to live
+    /// between launches; within a run the ``clock`` times it.
+    package var now: @Sendable () -> Date = { Date() }
     /// Encodes the values given to `insert`, `upsert`, `update` and `rpc`; by default dates are
     /// ISO 8601 in UTC with milliseconds (`2023-11-14T22:13:20.123Z`), as supabase-swift writes
     /// dates in filters. Set key or date

@@ -9,15 +9,26 @@ extension Engine {
             let facts = try await state.facts(of: TableID(query), for: query.canonicalKey)
             guard
                 let snapshots = liveReads.join(
-                    query, facts: facts, primaryKeys: primaryKeys, refresher: { makeRefresher(for: query) })
+                    query, facts: facts, primaryKeys: primaryKeys, expiry: expiry(of: query, facts: facts),
+                    refresher: { makeRefresher(for: query) })
             else { throw ClientError.closed }
+            state.store.lists.noteRead([query.canonicalKey])
             return snapshots
         }
     }
 
-    /// Leaves the live read of `key`.
+    /// Leaves the live read of `key`; its list counts as read until now.
     func detach(_ key: String) {
         liveReads.leave(key)
+        state.store.lists.noteRead([key])
+    }
+
+    /// The timer of the list's time to live, when the query has one.
+    private func expiry(of query: QueryDescription, facts: StateBroadcast<TableFacts, Never>) -> ListExpiry? {
+        guard let timeToLive = configuration.cache.timeToLive(query) else { return nil }
+        return ListExpiry(
+            key: query.canonicalKey, timeToLive: timeToLive, clock: configuration.clock, facts: facts,
+            expire: { [weak state] serial in await state?.expire(query, answer: serial) })
     }
 
     private func makeRefresher(for query: QueryDescription) -> Refresher {
@@ -61,45 +72,55 @@ extension Engine {
         result: FetchResult, count: Int?
     ) {
         try await calls.underway {
-            let table = TableID(query)
-            let key = query.canonicalKey
-            try await state.loadLists(of: table)
-            await waitForSessionToSettle()
-            var answered = false
-            var count: Int?
-            var failure: (any Error)?
-            do {
-                guard connectivity.current != .offline else { throw ClientError.offline }
-                let (answer, tick) = try await reads.fetch(query, options: options)
-                count = answer.count
-                if options.head {
-                    return (
-                        FetchResult(
-                            result: QueryResult(rows: []), isFromCache: false, fetchedAt: nil,
-                            hasPendingMutations: false), count
-                    )
-                }
-                answered =
-                    try await state.applyAnswer(answer.rows, query: query, requestTick: tick).outcome
-                    == .applied
-            } catch {
-                failure = error
+            try await state.listsInUse.using(query.canonicalKey) {
+                defer { state.store.lists.noteRead([query.canonicalKey]) }
+                return try await fetchOnceInUse(query, options: options)
             }
-            let facts = await state.currentFacts(of: table)
-            // Neither the server nor the cache can answer.
-            if let failure, facts.lists[key] == nil { throw failure }
-            var composer = SnapshotComposer(query: query, primaryKeys: primaryKeys, startAnswers: 0)
-            let composed = composer.compose(facts, RefreshReport(state: .idle, answer: facts.answers))
-                .snapshot
-            let rows = composed.result?.rows ?? []
-            if !answered, options.count != nil, query.limit == nil, query.offset == nil {
-                count = rows.count
-            }
-            let result = FetchResult(
-                result: QueryResult(rows: options.head ? [] : rows), isFromCache: !answered,
-                fetchedAt: facts.lists[key]?.fetchedAt, hasPendingMutations: composed.hasPendingMutations)
-            return (result, count)
         }
+    }
+
+    /// ``fetchOnce(_:options:)`` with the query's list kept from eviction.
+    private func fetchOnceInUse(_ query: QueryDescription, options: ReadOptions) async throws -> (
+        result: FetchResult, count: Int?
+    ) {
+        let table = TableID(query)
+        let key = query.canonicalKey
+        try await state.loadLists(of: table)
+        await waitForSessionToSettle()
+        var answered = false
+        var count: Int?
+        var failure: (any Error)?
+        do {
+            guard connectivity.current != .offline else { throw ClientError.offline }
+            let (answer, tick) = try await reads.fetch(query, options: options)
+            count = answer.count
+            if options.head {
+                return (
+                    FetchResult(
+                        result: QueryResult(rows: []), isFromCache: false, fetchedAt: nil,
+                        hasPendingMutations: false), count
+                )
+            }
+            answered =
+                try await state.applyAnswer(answer.rows, query: query, requestTick: tick).outcome
+                == .applied
+        } catch {
+            failure = error
+        }
+        let facts = await state.currentFacts(of: table)
+        // Neither the server nor the cache can answer.
+        if let failure, facts.lists[key] == nil { throw failure }
+        var composer = SnapshotComposer(query: query, primaryKeys: primaryKeys, startAnswers: 0)
+        let composed = composer.compose(facts, RefreshReport(state: .idle, answer: facts.answers))
+            .snapshot
+        let rows = composed.result?.rows ?? []
+        if !answered, options.count != nil, query.limit == nil, query.offset == nil {
+            count = rows.count
+        }
+        let result = FetchResult(
+            result: QueryResult(rows: options.head ? [] : rows), isFromCache: !answered,
+            fetchedAt: facts.lists[key]?.fetchedAt, hasPendingMutations: composed.hasPendingMutations)
+        return (result, count)
     }
 
     // MARK: Derived streams

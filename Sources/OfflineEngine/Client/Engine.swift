@@ -53,6 +53,8 @@ final class Engine: Sendable {
             primaryKeys: primaryKeys, clock: configuration.clock, classify: configuration.classifyFailure,
             limits: WriteLimits(maxAttempts: configuration.maxAttempts, maxAge: configuration.maxWriteAge))
         background.run { await replayer.run() }
+        // The launch pass of the cache's budget, then one after each write that goes over it.
+        background.run { [state] in await state.cache.run(state) }
         // The stored session is read back while the client is already usable: until it settles
         // the session reads `.restoring`, live reads show their cached rows and wait to refresh.
         background.run { [self] in await restoreSession() }
@@ -140,6 +142,19 @@ final class Engine: Sendable {
 
     func invalidate(_ table: TableID) async throws {
         try await calls.underway { try await state.markStale(table) }
+    }
+
+    // MARK: Cache
+
+    func cacheSize() async throws -> Int {
+        try await calls.underway {
+            await state.cache.settled()
+            return state.store.listBytes.value
+        }
+    }
+
+    func evict(_ scope: EvictionScope, compacting: Bool) async throws -> Int {
+        try await calls.underway { try await state.cache.evict(scope, state, compacting: compacting) }
     }
 
     /// Wakes the replay and every live read waiting on its retry schedule.

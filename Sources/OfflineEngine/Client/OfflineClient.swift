@@ -14,6 +14,14 @@ public final class OfflineClient: Sendable {
     /// newer version); ``Storage/reset()`` deletes it if the app chooses to start over.
     public init(configuration: Configuration) async throws {
         let store = try await Store.openInBackground(configuration.storage)
+        #if canImport(Darwin)
+            do {
+                try StoreFiles.protect(configuration.storage, as: configuration.cache.fileProtection)
+            } catch {
+                await store.close()
+                throw error
+            }
+        #endif
         engine = Engine(configuration: configuration, store: store)
         do {
             try await engine.start()

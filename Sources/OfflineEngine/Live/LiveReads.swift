@@ -8,7 +8,8 @@ import Synchronization
 /// reports, composed (``SnapshotComposer``), de-duplicated and shared. The refresh runs as a
 /// child of the shared iteration, so the last reader leaving ends it (structured concurrency).
 /// An entry lives while callers hold it (``join(_:facts:primaryKeys:refresher:)`` and
-/// ``leave(_:)``); the engine marks the refreshes of running reads stale through it.
+/// ``leave(_:)``); the engine marks the refreshes of running reads stale through it. A read
+/// whose query has a time to live runs a ``ListExpiry`` beside its refresh.
 final class LiveReads: Sendable {
     typealias Snapshots = AsyncShareSequence<
         AsyncMapSyncSequence<
@@ -39,7 +40,7 @@ final class LiveReads: Sendable {
     /// `nil` once closed. Each join is followed by one ``leave(_:)``.
     func join(
         _ query: QueryDescription, facts: StateBroadcast<TableFacts, Never>, primaryKeys: PrimaryKeys,
-        refresher makeRefresher: () -> Refresher
+        expiry: ListExpiry? = nil, refresher makeRefresher: () -> Refresher
     ) -> Snapshots? {
         let key = query.canonicalKey
         return state.withLock { state -> Snapshots? in
@@ -50,7 +51,8 @@ final class LiveReads: Sendable {
                 return entry.snapshots
             }
             let refresher = makeRefresher()
-            let snapshots = Self.pipeline(query, facts: facts, primaryKeys: primaryKeys, refresher: refresher)
+            let snapshots = Self.pipeline(
+                query, facts: facts, primaryKeys: primaryKeys, refresher: refresher, expiry: expiry)
             state.entries[key] = Entry(query: query, refresher: refresher, snapshots: snapshots, holders: 1)
             return snapshots
         }
@@ -68,6 +70,11 @@ final class LiveReads: Sendable {
     /// How many callers hold the live read of `key`.
     func holders(of key: String) -> Int {
         state.withLock { $0.entries[key]?.holders ?? 0 }
+    }
+
+    /// The canonical keys of the live reads held now: lists an eviction must keep.
+    var keys: Set<String> {
+        state.withLock { Set($0.entries.keys) }
     }
 
     /// The newest snapshot of the live read of `key` while it is being read, or `nil`.
@@ -122,7 +129,7 @@ final class LiveReads: Sendable {
     /// The pipeline of one live read.
     private static func pipeline(
         _ query: QueryDescription, facts: StateBroadcast<TableFacts, Never>, primaryKeys: PrimaryKeys,
-        refresher: Refresher
+        refresher: Refresher, expiry: ListExpiry?
     ) -> Snapshots {
         let composer = SnapshotComposer(
             query: query, primaryKeys: primaryKeys, startAnswers: facts.value.answers)
@@ -137,6 +144,12 @@ final class LiveReads: Sendable {
             }
             .distinct { shown, next in shown.shows(next) }
             .mapSync(\.snapshot)
-            .share(alongside: { await refresher.run() })
+            .share(alongside: {
+                // The refresh, and the timer that ends the list's time to live, if it has one.
+                await withDiscardingTaskGroup { group in
+                    group.addTask { await refresher.run() }
+                    if let expiry { group.addTask { await expiry.run() } }
+                }
+            })
     }
 }

@@ -16,17 +16,20 @@ extension EngineState {
             return FetchAnswer(.emptyButUntrusted)
         }
         try await loadLists(of: table)
-        let fetchedAt = Date()
+        let fetchedAt = cache.now()
+        let expiresAt = expiry(of: query, fetchedAt: fetchedAt)
         try await store.lists.save(
             StoredList(
                 key: query.canonicalKey, schema: query.schema, table: query.table, rows: rows,
-                fetchedAt: fetchedAt, mark: tick, isStale: false))
+                fetchedAt: fetchedAt, mark: tick, isStale: false, expiresAt: expiresAt))
+        cache.wrote()
         // The store's await let other events run: a clear or a new owner since then wins.
         if let refusal = ownership.refusal(ofAnswerAt: tick, mark: marks.current(of: table)) {
             return FetchAnswer(refusal)
         }
         let (serial, retiredThrough) = tables.writeAnswer(
-            rows, query: query, tick: tick, fetchedAt: fetchedAt, answering: answering, owner: overlayOwner)
+            rows, query: query, tick: tick, fetchedAt: fetchedAt, expiresAt: expiresAt, answering: answering,
+            owner: overlayOwner)
         if let through = retiredThrough {
             try await store.replayLog.retire(table: table.table, schema: table.schema, through: through)
         }
@@ -38,7 +41,12 @@ extension EngineState {
     /// `Tables.listsToLoad(_:for:)`).
     func loadLists(of table: TableID, for key: String? = nil) async throws {
         guard let load = tables.listsToLoad(table, for: key) else { return }
-        let read = try await TableRead.read(load, of: table, from: store)
+        var read = try await TableRead.read(load, of: table, from: store)
+        // A list whose time to live ended while the app was away must be fetched again.
+        let now = cache.now()
+        for index in read.lists.indices where read.lists[index].expiresAt.map({ $0 <= now }) == true {
+            read.lists[index].isStale = true
+        }
         tables.load(table, read, owner: overlayOwner)
     }
 
@@ -65,6 +73,9 @@ extension EngineState {
             mutation, returned: returned, liveQueries: liveReads.queries(of: table), primaryKeys: primaryKeys,
             tick: tick, owner: overlayOwner)
         liveReads.markStale(keys: stale, reason: .write)
-        if !changed.isEmpty { try await store.lists.save(changed) }
+        if !changed.isEmpty {
+            try await store.lists.save(changed)
+            cache.wrote()
+        }
     }
 }

@@ -25,6 +25,10 @@ actor EngineState {
     nonisolated let immediateSends = ImmediateSends()
     nonisolated let signals = ReplaySignals()
     nonisolated let ticketGate = TicketGate()
+    /// The one-shot reads reading a list now, which an eviction keeps.
+    nonisolated let listsInUse: ListsInUse
+    /// The cache's budget and its eviction passes.
+    nonisolated let cache: CacheKeeper
     var ownership = CacheOwnership()
     /// The queue in order, mirrored from the store, with each write's life.
     var queue = WriteQueue()
@@ -41,6 +45,11 @@ actor EngineState {
         self.liveReads = liveReads
         marks = ChangeMarks(store: store)
         rejected = RejectedWrites(store: store, primaryKeys: primaryKeys)
+        let inUse = ListsInUse()
+        listsInUse = inUse
+        cache = CacheKeeper(
+            policy: configuration.cache, store: store, now: configuration.now,
+            keeping: { liveReads.keys.union(inUse.keys) })
     }
 
     /// Reads back the cache's owner, the queue and the rejected writes.
@@ -110,6 +119,7 @@ actor EngineState {
         rejected.finish()
         immediateSends.finish()
         signals.finish()
+        cache.finish()
         tables.finish()
     }
 }

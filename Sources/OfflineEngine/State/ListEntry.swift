@@ -12,6 +12,8 @@ struct ListEntry: Sendable, Hashable {
     /// The answer that wrote the rows, while they are the current owner's (`nil`: read from the
     /// store, patched only, or passed to a new owner).
     var answer: AnswerStamp?
+    /// When the list's time to live ends, or `nil` when it has none.
+    var expiresAt: Date? = nil
 }
 
 /// Which answer wrote a cached list: its serial (every answer written gets a larger one), and

@@ -5,7 +5,8 @@ import Streams
 /// stream), with the changes it makes to them: plain value logic, no `await`. The state
 /// actor decides when each change may happen; this says what it does.
 struct Tables: Sendable {
-    private var byID: [TableID: TableState] = [:]
+    /// Each table's state (internal for the extensions in other files, such as `Tables+Cache`).
+    var byID: [TableID: TableState] = [:]
     /// The serial of the newest answer written.
     private(set) var answerSerial = 0
     /// Tables with writes appended since their facts were last sent.
@@ -162,7 +163,7 @@ struct Tables: Sendable {
             guard let query = QueryDescription(canonicalKey: list.key) else { continue }
             state.lists[list.key] = ListEntry(
                 list: CachedList(query: query, rows: list.rows, fetchTick: Int(list.mark)),
-                fetchedAt: list.fetchedAt, isStale: list.isStale, answer: nil)
+                fetchedAt: list.fetchedAt, isStale: list.isStale, answer: nil, expiresAt: list.expiresAt)
         }
         byID[table] = state
         changed(table, owner: owner)
@@ -172,14 +173,15 @@ struct Tables: Sendable {
     /// table was fetched after, sending one facts value; returns the answer's serial and the
     /// tick through which the store must retire replayed writes too (`nil`: none retire).
     mutating func writeAnswer(
-        _ rows: [Row], query: QueryDescription, tick: Int64, fetchedAt: Date, answering: String?,
-        owner: String?
+        _ rows: [Row], query: QueryDescription, tick: Int64, fetchedAt: Date, expiresAt: Date? = nil,
+        answering: String?, owner: String?
     ) -> (serial: Int, retiredThrough: Int64?) {
         answerSerial += 1
         let table = TableID(query)
         byID[table, default: TableState()].lists[query.canonicalKey] = ListEntry(
             list: CachedList(query: query, rows: rows, fetchTick: Int(tick)), fetchedAt: fetchedAt,
-            isStale: false, answer: AnswerStamp(serial: answerSerial, refreshOf: answering))
+            isStale: false, answer: AnswerStamp(serial: answerSerial, refreshOf: answering),
+            expiresAt: expiresAt)
         // One facts value: the new list, and the replayed writes it retired.
         let retired = retireReplayed(of: table, owner: owner)
         if retired == nil { changed(table, owner: owner) }
@@ -296,7 +298,8 @@ struct Tables: Sendable {
                     StoredList(
                         key: key, schema: query.schema, table: query.table, rows: rows,
                         fetchedAt: entry.fetchedAt ?? Date(timeIntervalSince1970: 0),
-                        mark: Int64(entry.list.fetchTick), isStale: entry.isStale))
+                        mark: Int64(entry.list.fetchTick), isStale: entry.isStale, expiresAt: entry.expiresAt)
+                )
             case .stale:
                 byID[table]?.lists[key]?.isStale = true
                 stale.insert(key)

@@ -11,11 +11,18 @@ package struct ListTable: Sendable {
         try await save([list])
     }
 
-    /// Saves several lists (for example a whole page of results) in one transaction.
+    /// Saves several lists (for example a whole page of results) in one transaction. Each counts
+    /// as read now (``evict(toFit:keeping:now:)`` drops the least recently read first), and the
+    /// store's ``Store/listBytes`` moves by the change in size.
     nonisolated(nonsending) package func save(_ lists: [StoredList]) async throws(StoreError) {
         let encoded = lists.map { list in (list, JSONText.data(.array(list.rows.map(\.json)))) }
-        try await store.perform(writes: true, atomic: true) { connection throws(StoreError) in
+        try await store.perform(writes: true, atomic: true) { [store] connection throws(StoreError) in
+            var change = 0
             for (list, rows) in encoded {
+                let bytes = Self.size(key: list.key, rows: rows)
+                let before = try connection.query(
+                    "SELECT bytes FROM list_usage WHERE key = ?", .text(list.key)
+                ) { row in Int(row.integer(0)) }
                 try connection.run(
                     """
                     INSERT OR REPLACE INTO lists (key, schema_name, table_name, rows, fetched_at, mark, stale)
@@ -24,15 +31,30 @@ package struct ListTable: Sendable {
                     .text(list.key), .text(Store.schemaKey(list.schema)), .text(list.table), .blob(rows),
                     .real(list.fetchedAt.timeIntervalSince1970), .integer(list.mark),
                     .integer(list.isStale ? 1 : 0))
+                try connection.run(
+                    """
+                    INSERT OR REPLACE INTO list_usage
+                        (key, schema_name, table_name, bytes, read_seq, expires_at, mark)
+                    VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(read_seq), 0) + 1 FROM list_usage), ?, ?)
+                    """,
+                    .text(list.key), .text(Store.schemaKey(list.schema)), .text(list.table),
+                    .integer(Int64(bytes)), list.expiresAt.map { .real($0.timeIntervalSince1970) } ?? .null,
+                    .integer(list.mark))
+                change += bytes - (before.first ?? 0)
             }
+            store.listBytes.add(change)
         }
     }
+
+    /// The bytes a list takes in the budget: its key and its rows' JSON.
+    package static func size(key: String, rows: Data) -> Int { key.utf8.count + rows.count }
 
     /// The cached list for a query key, or `nil` when none was saved.
     nonisolated(nonsending) package func list(key: String) async throws(StoreError) -> StoredList? {
         let records = try await store.perform(writes: false) { connection throws(StoreError) in
             try connection.query(
-                "SELECT \(Self.listColumns) FROM lists WHERE key = ?", .text(key), row: Self.listRecord)
+                "SELECT \(Self.listColumns) FROM \(Self.listsWithUsage) WHERE lists.key = ?", .text(key),
+                row: Self.listRecord)
         }
         return try records.first.map(Self.storedList)
     }
@@ -43,7 +65,10 @@ package struct ListTable: Sendable {
     {
         let records = try await store.perform(writes: false) { connection throws(StoreError) in
             try connection.query(
-                "SELECT \(Self.listColumns) FROM lists WHERE schema_name = ? AND table_name = ? ORDER BY key",
+                """
+                SELECT \(Self.listColumns) FROM \(Self.listsWithUsage)
+                WHERE lists.schema_name = ? AND lists.table_name = ? ORDER BY lists.key
+                """,
                 .text(Store.schemaKey(schema)), .text(table), row: Self.listRecord)
         }
         var lists: [StoredList] = []
@@ -77,13 +102,24 @@ package struct ListTable: Sendable {
     /// Forgets a cached list. Returns `false` when there was none.
     @discardableResult
     nonisolated(nonsending) package func remove(key: String) async throws(StoreError) -> Bool {
-        try await store.perform(writes: true) { connection throws(StoreError) in
+        try await store.perform(writes: true) { [store] connection throws(StoreError) in
             try connection.run("DELETE FROM lists WHERE key = ?", .text(key))
-            return connection.changes > 0
+            let removed = connection.changes > 0
+            let freed = try connection.query(
+                "DELETE FROM list_usage WHERE key = ? RETURNING bytes", .text(key)
+            ) {
+                row in Int(row.integer(0))
+            }
+            store.listBytes.add(-freed.reduce(0, +))
+            return removed
         }
     }
 
-    private static let listColumns = "key, schema_name, table_name, rows, fetched_at, mark, stale"
+    private static let listColumns = """
+        lists.key, lists.schema_name, lists.table_name, lists.rows, lists.fetched_at, lists.mark, lists.stale,
+        list_usage.expires_at
+        """
+    private static let listsWithUsage = "lists LEFT JOIN list_usage ON list_usage.key = lists.key"
 
     private struct ListRecord: Sendable {
         var key: String
@@ -93,12 +129,14 @@ package struct ListTable: Sendable {
         var fetchedAt: Double
         var mark: Int64
         var stale: Bool
+        var expiresAt: Double?
     }
 
     private static func listRecord(_ row: SQLiteRow) -> ListRecord {
         ListRecord(
             key: row.text(0) ?? "", schema: row.text(1) ?? "", table: row.text(2) ?? "", rows: row.blob(3),
-            fetchedAt: row.real(4), mark: row.integer(5), stale: row.integer(6) != 0)
+            fetchedAt: row.real(4), mark: row.integer(5), stale: row.integer(6) != 0,
+            expiresAt: row.isNull(7) ? nil : row.real(7))
     }
 
     private static func storedList(_ record: ListRecord) throws(StoreError) -> StoredList {
@@ -111,6 +149,6 @@ package struct ListTable: Sendable {
         return StoredList(
             key: record.key, schema: record.schema.isEmpty ? nil : record.schema, table: record.table,
             rows: rows, fetchedAt: Date(timeIntervalSince1970: record.fetchedAt), mark: record.mark,
-            isStale: record.stale)
+            isStale: record.stale, expiresAt: record.expiresAt.map(Date.init(timeIntervalSince1970:)))
     }
 }

@@ -51,6 +51,13 @@ final class SQLiteConnection {
     func query<T>(
         _ sql: String, _ values: SQLiteValue..., row read: (SQLiteRow) throws(StoreError) -> T
     ) throws(StoreError) -> [T] {
+        try query(sql, values, row: read)
+    }
+
+    /// Runs one cached statement with the values in an array and reads every row it returns.
+    func query<T>(
+        _ sql: String, _ values: [SQLiteValue], row read: (SQLiteRow) throws(StoreError) -> T
+    ) throws(StoreError) -> [T] {
         let statement = try prepared(sql, values)
         var results: [T] = []
         while try statement.step() {

@@ -20,7 +20,7 @@ extension Storage {
     }
 
     /// The database file's name inside the folder.
-    static let fileName = "offline-engine.sqlite"
+    package static let fileName = "offline-engine.sqlite"
 
     /// The database file and its write-ahead log and shared-memory companions, or `nil` in memory.
     var files: [URL]? {

@@ -11,11 +11,13 @@ extension Store {
     @discardableResult
     nonisolated(nonsending) package func clearAll() async throws(StoreError) -> Int64 {
         try await perform(writes: true, atomic: true, checkpoint: true) {
-            [queueIndex] connection throws(StoreError) in
+            [queueIndex, listBytes] connection throws(StoreError) in
             queueIndex.removeAll()
+            listBytes.set(0)
             try connection.execute(
                 script: """
-                    DELETE FROM lists; DELETE FROM queue; DELETE FROM replay_log; DELETE FROM rejected;
+                    DELETE FROM lists; DELETE FROM list_usage; DELETE FROM queue; DELETE FROM replay_log;
+                    DELETE FROM rejected;
                     DELETE FROM accepted;
                     DELETE FROM meta WHERE key IN ('owner', 'session');
                     """)

@@ -22,6 +22,9 @@ package final class Store: Sendable {
     /// Finds queued writes by id (see `QueueIndex`).
     let queueIndex = QueueIndex()
 
+    /// The bytes the cached lists take, which the cache's budget bounds.
+    package let listBytes: CacheBytes
+
     /// Where the store lives.
     package let storage: Storage
 
@@ -29,8 +32,9 @@ package final class Store: Sendable {
     /// the server may or may not have applied them. In queue order.
     package let interruptedWrites: [UUID]
 
-    private init(storage: Storage, writer: StoreWriter, interruptedWrites: [UUID]) {
+    private init(storage: Storage, writer: StoreWriter, interruptedWrites: [UUID], listBytes: Int) {
         self.storage = storage
+        self.listBytes = CacheBytes(listBytes)
         self.writer = writer
         self.interruptedWrites = interruptedWrites
     }
@@ -67,14 +71,20 @@ package final class Store: Sendable {
         try connection.execute(script: "PRAGMA synchronous = \(synchronous)")
         // Deleted content is overwritten with zeros, so a cleared value is not left in free space.
         try connection.execute(script: "PRAGMA secure_delete = ON")
+        // A new database (in memory here; a folder's is made whole by `prepare`) gives the pages
+        // evicted lists free back to the file system (see `ListTable.compact()`).
+        if path == nil { try connection.execute(script: "PRAGMA auto_vacuum = INCREMENTAL") }
         try StoreSchema.migrate(connection)
         for file in storage.files ?? [] { try StoreFiles.restrict(file.path) }
         let interrupted = try connection.query(
             "SELECT id FROM queue WHERE in_flight = 1 ORDER BY seq"
         ) { row in row.text(0).flatMap(UUID.init(uuidString:)) }
+        let bytes = try connection.query("SELECT COALESCE(SUM(bytes), 0) FROM list_usage") { row in
+            row.integer(0)
+        }
         return Store(
             storage: storage, writer: StoreWriter(connection: connection),
-            interruptedWrites: interrupted.compactMap { $0 })
+            interruptedWrites: interrupted.compactMap { $0 }, listBytes: Int(bytes.first ?? 0))
     }
 
     /// Opens the store on a background thread, so reading the file and running migrations do not
@@ -125,15 +135,16 @@ package final class Store: Sendable {
     /// Runs `work` on the writer inside the current batch's transaction and returns its result
     /// once the batch is committed. `atomic` work runs in a savepoint, so a failure undoes all of
     /// it and nothing else. With `checkpoint`, the result comes once the log has also been emptied
-    /// into the database file after the commit (see `StoreJob.checkpointsAfterCommit`).
+    /// into the database file after the commit (see `StoreJob.checkpointsAfterCommit`); with
+    /// `vacuum`, once an old file was also rebuilt first (see `StoreJob.vacuumsAfterCommit`).
     nonisolated(nonsending) func perform<T: Sendable>(
-        writes: Bool, atomic: Bool = false, checkpoint: Bool = false,
+        writes: Bool, atomic: Bool = false, checkpoint: Bool = false, vacuum: Bool = false,
         _ work: @escaping @Sendable (SQLiteConnection) throws(StoreError) -> T
     ) async throws(StoreError) -> T {
         let result = await withCheckedContinuation {
             (caller: CheckedContinuation<Result<T, StoreError>, Never>) in
             let job = StoreJob(
-                writes: writes, checkpointsAfterCommit: checkpoint,
+                writes: writes, checkpointsAfterCommit: checkpoint || vacuum, vacuumsAfterCommit: vacuum,
                 run: { [queueIndex] connection in
                     let outcome = Self.execute(work, atomic: atomic, on: connection)
                     if case .failure = outcome { queueIndex.invalidate() }
@@ -146,6 +157,21 @@ package final class Store: Sendable {
             if !writer.submit(job) { caller.resume(returning: .failure(.closed)) }
         }
         return try result.get()
+    }
+
+    /// Runs `work` on the writer like ``perform(writes:atomic:checkpoint:vacuum:_:)`` without
+    /// waiting for it: for work whose failure loses nothing (its error is dropped).
+    func submit(writes: Bool, _ work: @escaping @Sendable (SQLiteConnection) throws(StoreError) -> Void) {
+        let job = StoreJob(
+            writes: writes,
+            run: { [queueIndex] connection in
+                if case .failure = Self.execute(work, atomic: true, on: connection) {
+                    queueIndex.invalidate()
+                }
+                return { commitError in if commitError != nil { queueIndex.invalidate() } }
+            },
+            fail: { _ in })
+        _ = writer.submit(job)
     }
 
     private static func execute<T>(

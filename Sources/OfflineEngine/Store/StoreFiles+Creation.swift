@@ -60,6 +60,10 @@ extension StoreFiles {
 
     private static func initialise(_ path: String) throws(StoreError) {
         let connection = try SQLiteConnection(path: path)
+        // Before the file's header is written (the log's mode writes it): pages freed by evicted
+        // lists can be given back to the file system without rebuilding the file (see
+        // `ListTable.compact()`).
+        try connection.execute(script: "PRAGMA auto_vacuum = INCREMENTAL")
         try connection.execute(script: "PRAGMA locking_mode = EXCLUSIVE")
         let mode = try connection.query("PRAGMA journal_mode = WAL") { row in row.text(0) }
         guard mode.first??.lowercased() == "wal" else {

@@ -8,7 +8,7 @@ enum StoreSchema {
     static var currentVersion: Int { migrations.count }
 
     /// Step `i` moves a file from version `i` to version `i + 1`.
-    static let migrations: [String] = [version1, version2, version3]
+    static let migrations: [String] = [version1, version2, version3, version4]
 
     /// Version 1: cached lists, the queue, the replay log, rejected writes and key-value metadata.
     static let version1 = """
@@ -77,6 +77,30 @@ enum StoreSchema {
             accepted_at REAL NOT NULL,
             rows BLOB
         );
+        """
+
+    /// Version 4: what the cache's budget needs, one small row per list beside the list (so that
+    /// sizing, ordering and evicting lists never reads their rows, and counting a read does not
+    /// rewrite them): its size in bytes (its key and its rows' JSON), the order in which lists
+    /// were last read (`read_seq`: larger is more recent), when it expires (wall time, `NULL`:
+    /// never), and its fetch tick. Lists already stored count as read in the order they were
+    /// fetched.
+    static let version4 = """
+        CREATE TABLE list_usage (
+            key TEXT PRIMARY KEY NOT NULL,
+            schema_name TEXT NOT NULL,
+            table_name TEXT NOT NULL,
+            bytes INTEGER NOT NULL,
+            read_seq INTEGER NOT NULL,
+            expires_at REAL,
+            mark INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX list_usage_by_read ON list_usage(read_seq);
+        CREATE INDEX list_usage_by_expiry ON list_usage(expires_at) WHERE expires_at IS NOT NULL;
+        INSERT INTO list_usage (key, schema_name, table_name, bytes, read_seq, expires_at, mark)
+        SELECT key, schema_name, table_name, length(CAST(key AS BLOB)) + length(rows),
+            ROW_NUMBER() OVER (ORDER BY fetched_at, key), NULL, mark
+        FROM lists;
         """
 
     /// Brings the connection's database to the current version, or refuses a newer one.

@@ -13,6 +13,11 @@ struct StoreJob: Sendable {
     /// checkpoint cannot run inside a transaction, so the writer runs it after the batch's commit,
     /// once however many jobs of the batch ask for it; its failure is the error of those jobs.
     var checkpointsAfterCommit = false
+    /// Whether a file made before incremental vacuum (`auto_vacuum` off) must be rebuilt with it
+    /// once the batch has committed (`VACUUM`, which cannot run inside a transaction either), so
+    /// that the pages freed by evicted lists leave the file. Runs before the checkpoint, which a
+    /// job asking for it also asks for.
+    var vacuumsAfterCommit = false
     /// Executes the work; the returned closure resumes the caller with its result, or with the
     /// error of the commit (the batch could not be committed) or of the checkpoint it asked for.
     var run: @Sendable (SQLiteConnection) -> @Sendable (StoreError?) -> Void
@@ -148,10 +153,26 @@ final class StoreWriter: Sendable {
             if !connection.isAutocommit { try? connection.execute(script: "ROLLBACK") }
             return finishes.map { finish in { finish(error) } }
         }
-        let checkpointError = jobs.contains { $0.checkpointsAfterCommit } ? checkpoint(connection) : nil
+        let vacuumError =
+            jobs.contains { $0.vacuumsAfterCommit } ? rebuildWithIncrementalVacuum(connection) : nil
+        let checkpointError =
+            vacuumError ?? (jobs.contains { $0.checkpointsAfterCommit } ? checkpoint(connection) : nil)
         return zip(jobs, finishes).map { job, finish in
             let error = job.checkpointsAfterCommit ? checkpointError : nil
             return { finish(error) }
+        }
+    }
+
+    /// Rebuilds a file whose `auto_vacuum` is off with incremental vacuum on (once per file: later
+    /// compactions give pages back inside their transaction); nothing for a file that has it.
+    private static func rebuildWithIncrementalVacuum(_ connection: SQLiteConnection) -> StoreError? {
+        do {
+            let mode = try connection.query("PRAGMA auto_vacuum") { row in row.integer(0) }
+            guard mode.first == 0 else { return nil }
+            try connection.execute(script: "PRAGMA auto_vacuum = INCREMENTAL; VACUUM")
+            return nil
+        } catch {
+            return error
         }
     }
 

@@ -16,11 +16,13 @@ package struct StoredList: Sendable, Hashable {
     package var mark: Int64
     /// Whether the list must be fetched again before it is trusted (for example after a user change).
     package var isStale: Bool
+    /// When the list's time to live ends (wall time), or `nil` for a list that does not expire.
+    package var expiresAt: Date?
 
     /// A list from its parts.
     package init(
         key: String, schema: String? = nil, table: String, rows: [Row], fetchedAt: Date,
-        mark: Int64 = 0, isStale: Bool = false
+        mark: Int64 = 0, isStale: Bool = false, expiresAt: Date? = nil
     ) {
         self.key = key
         self.schema = schema
@@ -29,6 +31,7 @@ package struct StoredList: Sendable, Hashable {
         self.fetchedAt = fetchedAt
         self.mark = mark
         self.isStale = isStale
+        self.expiresAt = expiresAt
     }
 }
 

@@ -1,0 +1,27 @@
+import Foundation
+
+extension EngineState {
+    /// Forgets the lists an eviction pass removed from the store (see
+    /// `Tables.forget(_:keeping:owner:)`); a list a read began to show meanwhile is saved again.
+    func forgetEvicted(_ evicted: [EvictedList]) async throws {
+        let reading = liveReads.keys.union(listsInUse.keys)
+        let saveAgain = tables.forget(evicted, keeping: reading, owner: overlayOwner)
+        if !saveAgain.isEmpty { try await store.lists.save(saveAgain) }
+    }
+
+    /// The time to live of the list of `query` written by answer `serial` has passed on the
+    /// client's clock: unless a later answer wrote it, it is stale and no longer the server's
+    /// answer (snapshots read `isFromCache`), and its live read fetches again.
+    func expire(_ query: QueryDescription, answer serial: Int) {
+        let key = query.canonicalKey
+        guard tables.expire(key, of: TableID(query), answer: serial, owner: overlayOwner) else { return }
+        liveReads.markStale(keys: [key], reason: .write)
+    }
+
+    /// When a list of `query` fetched at `fetchedAt` expires, or `nil` without a time to live.
+    func expiry(of query: QueryDescription, fetchedAt: Date) -> Date? {
+        guard let life = cache.policy.timeToLive(query) else { return nil }
+        let (seconds, attoseconds) = life.components
+        return fetchedAt.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
+    }
+}
