@@ -6,14 +6,18 @@ extension Engine {
     /// by one ``detach(_:)``.
     func attach(_ query: QueryDescription) async throws -> LiveReads.Snapshots {
         try await calls.underway {
-            let facts = try await state.facts(of: TableID(query), for: query.canonicalKey)
-            guard
-                let snapshots = liveReads.join(
-                    query, facts: facts, primaryKeys: primaryKeys, expiry: expiry(of: query, facts: facts),
-                    refresher: { makeRefresher(for: query) })
-            else { throw ClientError.closed }
-            state.store.lists.noteRead([query.canonicalKey])
-            return snapshots
+            // In use from its load until the read holds it, so no eviction pass removes it between.
+            try await state.listsInUse.using(query.canonicalKey) {
+                let facts = try await state.facts(of: TableID(query), for: query.canonicalKey)
+                guard
+                    let snapshots = liveReads.join(
+                        query, facts: facts, primaryKeys: primaryKeys,
+                        expiry: expiry(of: query, facts: facts),
+                        refresher: { makeRefresher(for: query) })
+                else { throw ClientError.closed }
+                state.store.lists.noteRead([query.canonicalKey])
+                return snapshots
+            }
         }
     }
 

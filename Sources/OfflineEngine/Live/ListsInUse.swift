@@ -1,8 +1,9 @@
 import Synchronization
 
-/// The cached lists one-shot reads (`execute()`, `fetchOnce`) are reading now, by canonical
-/// key and count of reads: an eviction keeps them, as it keeps the lists of live reads, so a
-/// read never answers from a list removed under it.
+/// The cached lists being read now outside a running live read, by canonical key and count of
+/// reads: one-shot reads (`execute()`, `fetchOnce`) and live reads being joined (from their
+/// list's load until they hold it). An eviction keeps them, as it keeps the lists of live reads,
+/// so a read never answers from a list removed under it.
 final class ListsInUse: Sendable {
     private let counts = Mutex<[String: Int]>([:])
 
