@@ -14,6 +14,16 @@ struct ListEntry: Sendable, Hashable {
     var answer: AnswerStamp?
     /// When the list's time to live ends, or `nil` when it has none.
     var expiresAt: Date? = nil
+
+    /// The entry as the store keeps it, under `key` (a list never fetched, only patched, has the
+    /// earliest fetch time).
+    func stored(key: String) -> StoredList {
+        StoredList(
+            key: key, schema: list.query.schema, table: list.query.table, rows: list.rows,
+            fetchedAt: fetchedAt ?? Date(timeIntervalSince1970: 0), mark: Int64(list.fetchTick),
+            isStale: isStale,
+            expiresAt: expiresAt)
+    }
 }
 
 /// Which answer wrote a cached list: its serial (every answer written gets a larger one), and

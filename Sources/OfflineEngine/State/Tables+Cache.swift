@@ -15,11 +15,7 @@ extension Tables {
                 continue
             }
             if keeping.contains(removed.key) {
-                saveAgain.append(
-                    StoredList(
-                        key: removed.key, schema: removed.schema, table: removed.table, rows: entry.list.rows,
-                        fetchedAt: entry.fetchedAt ?? Date(timeIntervalSince1970: 0), mark: removed.mark,
-                        isStale: entry.isStale, expiresAt: entry.expiresAt))
+                saveAgain.append(entry.stored(key: removed.key))
                 continue
             }
             byID[table]?.lists[removed.key] = nil

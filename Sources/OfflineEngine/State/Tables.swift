@@ -294,12 +294,7 @@ struct Tables: Sendable {
                         isStale: false, answer: nil)
                 entry.list.rows = rows
                 byID[table, default: TableState()].lists[key] = entry
-                changedLists.append(
-                    StoredList(
-                        key: key, schema: query.schema, table: query.table, rows: rows,
-                        fetchedAt: entry.fetchedAt ?? Date(timeIntervalSince1970: 0),
-                        mark: Int64(entry.list.fetchTick), isStale: entry.isStale, expiresAt: entry.expiresAt)
-                )
+                changedLists.append(entry.stored(key: key))
             case .stale:
                 byID[table]?.lists[key]?.isStale = true
                 stale.insert(key)
