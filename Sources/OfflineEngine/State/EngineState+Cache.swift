@@ -20,8 +20,6 @@ extension EngineState {
 
     /// When a list of `query` fetched at `fetchedAt` expires, or `nil` without a time to live.
     func expiry(of query: QueryDescription, fetchedAt: Date) -> Date? {
-        guard let life = cache.policy.timeToLive(query) else { return nil }
-        let (seconds, attoseconds) = life.components
-        return fetchedAt.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
+        cache.policy.timeToLive(query).map { fetchedAt.addingTimeInterval($0.timeInterval) }
     }
 }

@@ -13,9 +13,9 @@ struct WriteLimits: Sendable {
     func refusal(for mutation: Mutation, attempts: Int) -> PostgrestError? {
         if let maxAttempts, attempts >= maxAttempts { return RejectedMutation.attemptsExhaustedRefusal }
         if let maxAge {
-            let (seconds, attoseconds) = maxAge.components
-            let limit = Double(seconds) + Double(attoseconds) / 1e18
-            if now().timeIntervalSince(mutation.createdAt) > limit { return RejectedMutation.tooOldRefusal }
+            if now().timeIntervalSince(mutation.createdAt) > maxAge.timeInterval {
+                return RejectedMutation.tooOldRefusal
+            }
         }
         return nil
     }
