@@ -25,7 +25,11 @@ struct GatewayClaims: Equatable {
             return
         }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let payload = Self.base64URLDecoded(parts[1]),
+        guard parts.count == 3 else {
+            throw GatewayRefusal(
+                status: 401, code: "PGRST301", message: "Expected 3 parts in JWT; got \(parts.count)")
+        }
+        guard let payload = Self.base64URLDecoded(parts[1]),
             case .object(let claims)? = try? JSONText.parse(payload)
         else {
             throw GatewayRefusal(status: 401, code: "PGRST301", message: "JWT could not be decoded")

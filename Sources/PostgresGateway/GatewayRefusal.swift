@@ -9,6 +9,8 @@ struct GatewayRefusal: Error {
     let message: String
     var details: String?
     var hint: String?
+    /// The `Content-Range` a 416 carries (`*/total`).
+    var contentRange: String?
 
     /// The answer's HTTP form.
     var response: HTTPResponse {
@@ -17,6 +19,7 @@ struct GatewayRefusal: Error {
         )
         .response
         if status == 401 { response.headers["WWW-Authenticate"] = "Bearer" }
+        if let contentRange { response.headers["Content-Range"] = contentRange }
         return response
     }
 
@@ -31,20 +34,24 @@ struct GatewayRefusal: Error {
 extension GatewayRefusal {
     /// PostgREST's answer for a PostgreSQL error: its SQLSTATE mapped to a status as PostgREST
     /// maps it (42501 is 401 for the anonymous role, 403 for a signed-in one).
-    init(_ error: PostgresError, anonymous: Bool) {
+    /// `table` (`schema.table`) names the request's table in PostgREST's 404 for an unknown one.
+    init(_ error: PostgresError, anonymous: Bool, table: String) {
         let state = error.sqlState ?? "XX000"
         if state == "42P01" {
             self.init(
-                status: 404, code: "PGRST205", message: "Could not find the table in the schema cache")
+                status: 404, code: "PGRST205",
+                message: "Could not find the table '\(table)' in the schema cache")
             return
         }
         self.init(
-            status: Self.status(of: state, anonymous: anonymous), code: state, message: error.message,
-            details: error.detail, hint: error.hint)
+            status: Self.status(of: state, message: error.message, anonymous: anonymous), code: state,
+            message: error.message, details: error.detail, hint: error.hint)
     }
 
-    private static func status(of state: String, anonymous: Bool) -> Int {
+    private static func status(of state: String, message: String, anonymous: Bool) -> Int {
         switch state {
+        // A token naming a role that does not exist (PostgREST's `Error.hs`).
+        case "22023" where message.hasPrefix("role") && message.hasSuffix("does not exist"): return 401
         case "42501": return anonymous ? 401 : 403
         case "23505", "23503": return 409
         case "25006": return 405

@@ -8,8 +8,15 @@ package struct GatewaySQL {
     /// The parameters bound so far, in order (`nil`: SQL NULL).
     package private(set) var parameters: [String?] = []
 
-    /// No parameters bound yet.
-    package init() {}
+    /// The alias a statement gives its table (`_r`), written before every column a filter
+    /// names, so a computed column (a function of the row, `always_true(items)`) reads as
+    /// PostgreSQL's attribute notation (`_r."always_true"`), as on PostgREST. `nil`: bare names.
+    package var qualifier: String?
+
+    /// No parameters bound yet; columns named bare, or after `qualifier`.
+    package init(qualifier: String? = nil) {
+        self.qualifier = qualifier
+    }
 
     /// What the gateway does not translate: answered with a clear 400, never guessed at.
     package struct Unsupported: Error {
@@ -35,26 +42,46 @@ package struct GatewaySQL {
         return identifier(name)
     }
 
+    /// `name` as a column of the row `qualifier` names (bare without one).
+    static func reference(_ name: String, qualifier: String?) throws(Unsupported) -> String {
+        (qualifier.map { $0 + "." } ?? "") + (try column(name))
+    }
+
     /// `"schema"."table"`.
     static func table(_ table: String, schema: String?) -> String {
         identifier(schema ?? "public") + "." + identifier(table)
     }
 
-    /// The select list: `*`, or columns with their renames (`alias:column`).
-    static func selectList(_ select: String) throws(Unsupported) -> String {
-        guard select != "*" else { return "*" }
+    /// The select list: `*`, or columns with their renames (`alias:column`) and casts
+    /// (`column::type`, the key staying the column's name or alias).
+    static func selectList(_ select: String, qualifier: String? = nil) throws(Unsupported) -> String {
+        let star = qualifier.map { $0 + ".*" } ?? "*"
+        guard select != "*" else { return star }
         var items: [String] = []
         for item in select.split(separator: ",").map(String.init) {
             if item == "*" {
-                items.append("*")
+                items.append(star)
                 continue
             }
-            let parts = item.split(separator: ":", maxSplits: 1).map(String.init)
-            if parts.count == 2 {
-                items.append("\(try column(parts[1])) AS \(identifier(parts[0]))")
-            } else {
-                items.append(try column(item))
+            var field = item
+            var cast: String?
+            if let separator = field.range(of: "::") {
+                cast = String(field[separator.upperBound...])
+                field = String(field[..<separator.lowerBound])
             }
+            let parts = field.split(separator: ":", maxSplits: 1).map(String.init)
+            let name = parts.count == 2 ? parts[1] : field
+            var expression = try reference(name, qualifier: qualifier)
+            if let cast {
+                guard !cast.isEmpty,
+                    cast.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
+                else { throw Unsupported(what: "a cast to a type that is not a plain name") }
+                expression = "CAST(\(expression) AS \(cast))"
+            }
+            let key = parts.count == 2 ? parts[0] : name
+            items.append(
+                parts.count == 2 || cast != nil || qualifier != nil
+                    ? "\(expression) AS \(identifier(key))" : expression)
         }
         return items.joined(separator: ", ")
     }
@@ -68,11 +95,11 @@ package struct GatewaySQL {
     }
 
     /// The ORDER BY clause, or an empty string.
-    static func orderClause(_ order: [OrderTerm]) throws(Unsupported) -> String {
+    static func orderClause(_ order: [OrderTerm], qualifier: String? = nil) throws(Unsupported) -> String {
         guard !order.isEmpty else { return "" }
         var terms: [String] = []
         for term in order {
-            var text = try column(term.column) + (term.ascending ? " ASC" : " DESC")
+            var text = try reference(term.column, qualifier: qualifier) + (term.ascending ? " ASC" : " DESC")
             if let nullsFirst = term.nullsFirst { text += nullsFirst ? " NULLS FIRST" : " NULLS LAST" }
             terms.append(text)
         }
@@ -97,7 +124,7 @@ package struct GatewaySQL {
     }
 
     private mutating func sql(_ condition: FilterCondition) throws(Unsupported) -> String {
-        let column = try Self.column(condition.column)
+        let column = try Self.reference(condition.column, qualifier: qualifier)
         switch (condition.op, condition.operand) {
         case (.in, .list(let items)):
             return "\(column) = ANY(\(bind(Self.arrayLiteral(items))))"

@@ -1,249 +1,164 @@
 import Foundation
 import OfflineEngine
 
-/// One request as one SQL statement whose single result row holds the answer's rows as JSON
-/// text and their count (and, for a read with `Prefer: count=exact`, the total).
+/// One request as one SQL statement whose single result row holds the answer: the rows as a
+/// JSON array, their count, the total (for a read counting), the first row as an object, and
+/// how many rows an upsert updated rather than inserted.
+///
+/// A write returns only what the request asks for, as PostgREST does: `RETURNING 1` for
+/// `return=minimal`, the primary key for `return=headers-only`, the selected columns otherwise.
+/// A table that lets a role insert but not read (no read policy, or column grants) accepts a
+/// minimal insert here as it does on PostgREST.
 struct GatewayStatement {
     private(set) var sql = ""
-    private var builder = GatewaySQL()
-    private var prefer: Set<String>
-    private let query: QueryDescription
-    private var offset = 0
-    private var counts = false
-    /// An upsert's conflict columns, or `nil` when the table's primary key must be looked up.
-    private var conflictColumns: [String]?
-    private var upsertRows: (head: String, columns: [String], values: String)?
-    /// The select list the answer's rows are made with.
-    private let projection: String
+    private var builder = GatewaySQL(qualifier: Self.row)
+    private let request: GatewayRequest
+    /// The table's columns and key; read for writes only.
+    private let table: GatewayTable?
 
     var parameters: [String?] { builder.parameters }
 
-    init(_ request: HTTPRequest, schema: String?) throws {
-        guard let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false),
-            let name = components.path.components(separatedBy: "/rest/v1/").last?.removingPercentEncoding,
-            !name.isEmpty, !name.contains("/")
-        else {
-            throw GatewayRefusal(
-                status: 404, code: "PGRST125", message: "Invalid path specified in request URL")
-        }
-        let parameters = QueryDescription.parameters(components.percentEncodedQueryItems ?? [])
-        guard let query = try? QueryDescription(schema: schema, table: name, parameters: parameters) else {
-            throw GatewayRefusal(status: 400, code: "PGRST100", message: "Failed to parse the query")
-        }
-        guard query.embedParameters.isEmpty, !query.select.contains("(") else {
-            throw GatewaySQL.Unsupported(what: "embedded tables")
-        }
-        let accept = request.headers["Accept"] ?? "application/json"
-        guard accept.contains("application/json") || accept.contains("*/*"), !accept.contains("vnd.pgrst")
-        else {
-            throw GatewaySQL.Unsupported(what: "answers other than a JSON array")
-        }
-        self.query = query
-        projection = try GatewaySQL.selectList(query.select)
-        prefer = Set(
-            (request.headers["Prefer"] ?? "").split(separator: ",").map {
-                $0.trimmingCharacters(in: .whitespaces)
-            })
-        // Preferences that would change what is committed or counted are refused, not ignored.
-        if let refused = prefer.first(where: {
-            $0.hasPrefix("tx=") || $0.hasPrefix("max-affected") || $0 == "handling=strict"
-        }) {
-            throw GatewaySQL.Unsupported(what: "Prefer: \(refused)")
-        }
-        let table = GatewaySQL.table(query.table, schema: schema)
-        let columns = parameters.first { $0.name == "columns" }?.value
-        let onConflict = parameters.first { $0.name == "on_conflict" }?.value
+    /// The alias of the request's table in every statement.
+    private static let row = "_r"
+
+    /// What an upsert's answer needs: whether the request was one, so its status can say
+    /// whether any row was inserted.
+    private(set) var isMergeUpsert = false
+    /// Whether the request's resolution applied (an insert with a conflict target).
+    private(set) var resolutionApplied = false
+
+    init(_ request: GatewayRequest, table: GatewayTable?) throws {
+        self.request = request
+        self.table = table
+        let name = GatewaySQL.table(request.query.table, schema: request.query.schema)
         switch request.method {
-        case .get, .head:
-            try read(table, range: request.headers["Range"])
-        case .post:
-            try insert(into: table, body: request.body, columns: columns, onConflict: onConflict)
-        case .patch:
-            try update(table, body: request.body)
+        case .get, .head: try read(name)
+        case .post: try insert(into: name)
+        case .patch: try update(name)
         case .delete:
-            let condition = try builder.whereClause(query.filters)
-            sql = returning("DELETE FROM \(table) WHERE \(condition) RETURNING *")
+            let condition = try builder.whereClause(request.query.filters)
+            sql = try written("DELETE FROM \(name) AS \(Self.row) WHERE \(condition)")
         }
     }
 
     // MARK: Statements
 
-    private mutating func read(_ table: String, range: String?) throws {
-        offset = query.offset ?? 0
-        var limit = query.limit
-        if let range {
-            // A range it cannot read is refused: ignored, it would answer with every row.
-            guard let (first, last) = Self.range(range) else {
-                throw GatewaySQL.Unsupported(what: "a Range header other than first-last")
-            }
-            offset = first
-            limit = last.map { $0 - first + 1 }
-        }
-        let condition = try builder.whereClause(query.filters)
-        var inner = "SELECT \(projection) FROM \(table) WHERE \(condition)"
-        inner += try GatewaySQL.orderClause(query.order)
-        if let limit { inner += " LIMIT \(max(limit, 0))" }
-        if offset > 0 { inner += " OFFSET \(offset)" }
-        counts = prefer.contains("count=exact")
-        let total = counts ? "(SELECT count(*) FROM \(table) WHERE \(condition))::text" : "NULL"
-        sql = "SELECT coalesce(json_agg(_t), '[]')::text, count(*)::text, \(total) FROM (\(inner)) _t"
+    private mutating func read(_ table: String) throws {
+        let projection = try GatewaySQL.selectList(request.query.select, qualifier: Self.row)
+        let condition = try builder.whereClause(request.query.filters)
+        var inner = "SELECT \(projection) FROM \(table) AS \(Self.row) WHERE \(condition)"
+        inner += try GatewaySQL.orderClause(request.query.order, qualifier: Self.row)
+        inner += request.range.sql
+        let total =
+            request.prefer.count != nil
+            ? "(SELECT count(*) FROM \(table) AS \(Self.row) WHERE \(condition))::text" : "NULL"
+        sql =
+            "SELECT coalesce(json_agg(_t), '[]')::text, count(*)::text, \(total), (json_agg(_t)->0)::text, "
+            + "NULL FROM (\(inner)) _t"
     }
 
-    private mutating func insert(into table: String, body: Data?, columns: String?, onConflict: String?)
-        throws
-    {
-        let rows = try Self.objects(body)
+    private mutating func insert(into name: String) throws {
+        let rows = try GatewayBody.objects(request.body)
         let keys: [String]
-        if let columns {
-            keys = Self.names(columns)
+        if let columns = request.columns {
+            try table?.check(columns: columns)
+            keys = columns
         } else {
             keys = rows.first.map { $0.keys.sorted() } ?? []
             guard rows.allSatisfy({ Set($0.keys) == Set(keys) }) else {
                 throw GatewayRefusal(status: 400, code: "PGRST102", message: "All object keys must match")
             }
+            try table?.check(columns: keys)
         }
-        guard !keys.isEmpty, !rows.isEmpty else {
-            throw GatewaySQL.Unsupported(what: "an insert without columns")
+        guard !keys.isEmpty else {
+            // `{}` or `[{}, {}]`: rows of defaults; `[]`: nothing (a merge that inserted nothing).
+            isMergeUpsert = request.prefer.resolution == .merge
+            sql = try written(
+                "INSERT INTO \(name) AS \(Self.row) SELECT FROM generate_series(1, \(rows.count))")
+            return
         }
-        let missing = prefer.contains("missing=default") ? "DEFAULT" : "NULL"
+        let missing = request.prefer.missingDefault ? "DEFAULT" : "NULL"
         var tuples: [String] = []
         for row in rows {
-            let cells = keys.map { key in row[key].map { builder.bind(Self.text(of: $0)) } ?? missing }
+            var cells: [String] = []
+            for key in keys { cells.append(row[key].map { bind($0, column: key) } ?? missing) }
             tuples.append("(" + cells.joined(separator: ", ") + ")")
         }
         var quoted: [String] = []
         for key in keys { quoted.append(try GatewaySQL.column(key)) }
-        let head = "INSERT INTO \(table) (\(quoted.joined(separator: ", "))) VALUES "
-        let values = tuples.joined(separator: ", ")
-        if prefer.contains("resolution=merge-duplicates") || prefer.contains("resolution=ignore-duplicates") {
-            conflictColumns = onConflict.map(Self.names)
-            upsertRows = (head, keys, values)
-            sql = ""
-        } else {
-            sql = returning(head + values + " RETURNING *")
+        var statement = "INSERT INTO \(name) AS \(Self.row) (\(quoted.joined(separator: ", "))) VALUES "
+        statement += tuples.joined(separator: ", ")
+        if let resolution = request.prefer.resolution,
+            let target = request.onConflict ?? table.flatMap({ $0.primaryKey.isEmpty ? nil : $0.primaryKey })
+        {
+            // A table without a primary key and no `on_conflict`: a plain insert, as on PostgREST.
+            resolutionApplied = true
+            let conflict = target.map(GatewaySQL.identifier).joined(separator: ", ")
+            if resolution == .ignore {
+                statement += " ON CONFLICT (\(conflict)) DO NOTHING"
+            } else {
+                isMergeUpsert = true
+                let sets = keys.map(GatewaySQL.identifier).map { "\($0) = EXCLUDED.\($0)" }
+                statement +=
+                    " ON CONFLICT (\(conflict)) DO UPDATE SET " + sets.joined(separator: ", ")
+                    + " WHERE set_config('pgrst.updated', (coalesce(nullif(current_setting("
+                    + "'pgrst.updated', true), '')::int, 0) + 1)::text, true) <> '-1'"
+            }
         }
+        sql = try written(statement)
     }
 
-    private mutating func update(_ table: String, body: Data?) throws {
-        guard let body, case .object(let patch)? = try? JSONText.parse(body), !patch.isEmpty else {
-            throw GatewaySQL.Unsupported(what: "an update without a JSON object of columns")
+    private mutating func update(_ name: String) throws {
+        var patch = try GatewayBody.patch(request.body)
+        if let columns = request.columns {
+            try table?.check(columns: columns)
+            patch = patch.filter { columns.contains($0.key) }
+            for column in columns where patch[column] == nil {
+                patch[column] = request.prefer.missingDefault ? nil : .null
+            }
+        } else {
+            try table?.check(columns: patch.keys.sorted())
         }
         var assignments: [String] = []
         for (key, value) in patch.sorted(by: { $0.key < $1.key }) {
-            assignments.append("\(try GatewaySQL.column(key)) = \(builder.bind(Self.text(of: value)))")
+            assignments.append("\(try GatewaySQL.column(key)) = \(bind(value, column: key))")
         }
-        let condition = try builder.whereClause(query.filters)
-        sql = returning(
-            "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \(condition) RETURNING *")
+        if let columns = request.columns, request.prefer.missingDefault {
+            for column in columns.sorted() where patch[column] == nil {
+                assignments.append("\(try GatewaySQL.column(column)) = DEFAULT")
+            }
+        }
+        guard !assignments.isEmpty else {
+            // An empty body changes nothing and answers as a write that reached no row.
+            sql = "SELECT '[]', '0', NULL, NULL, NULL"
+            return
+        }
+        let condition = try builder.whereClause(request.query.filters)
+        sql = try written(
+            "UPDATE \(name) AS \(Self.row) SET \(assignments.joined(separator: ", ")) WHERE \(condition)")
     }
 
-    /// For an upsert: its conflict target (`on_conflict`, or the table's primary key read in the
-    /// request's transaction), then its statement.
-    mutating func resolveConflictTarget(
-        _ execute: (String, [String?]) throws(PostgresError) -> [[String?]]
-    ) throws(PostgresError) {
-        guard let (head, keys, values) = upsertRows else { return }
-        var target = conflictColumns ?? []
-        if conflictColumns == nil {
-            let name = GatewaySQL.table(query.table, schema: query.schema)
-            target = try execute(
-                """
-                SELECT a.attname FROM pg_index i
-                JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
-                WHERE i.indrelid = $1::regclass AND i.indisprimary ORDER BY a.attnum
-                """, [name]
-            ).compactMap { $0.first ?? nil }
-        }
-        let conflict = target.map(GatewaySQL.identifier).joined(separator: ", ")
-        let action: String
-        if prefer.contains("resolution=ignore-duplicates") {
-            action = "DO NOTHING"
+    /// A write returning what the answer needs, its rows as JSON.
+    private func written(_ write: String) throws -> String {
+        let returning: String
+        if request.prefer.representation == .full {
+            returning = try GatewaySQL.selectList(request.query.select, qualifier: Self.row)
+        } else if request.prefer.representation == .headersOnly, let key = table?.primaryKey, !key.isEmpty {
+            returning = key.map { Self.row + "." + GatewaySQL.identifier($0) }.joined(separator: ", ")
         } else {
-            let updated = keys.filter { !target.contains($0) }.map(GatewaySQL.identifier)
-            let sets = (updated.isEmpty ? target.map(GatewaySQL.identifier) : updated).map {
-                "\($0) = EXCLUDED.\($0)"
-            }
-            action = "DO UPDATE SET " + sets.joined(separator: ", ")
+            returning = "1"
         }
-        sql = returning(head + values + " ON CONFLICT (\(conflict)) \(action) RETURNING *")
+        return "WITH _w AS (\(write) RETURNING \(returning)) "
+            + "SELECT coalesce(json_agg(_t), '[]')::text, count(*)::text, NULL, (json_agg(_t)->0)::text, "
+            + "nullif(current_setting('pgrst.updated', true), '') FROM _w _t"
     }
 
-    /// A write statement whose returned rows (projected by `select`) come back as JSON.
-    private func returning(_ write: String) -> String {
-        "WITH _w AS (\(write)) SELECT coalesce(json_agg(_t), '[]')::text, count(*)::text, NULL "
-            + "FROM (SELECT \(projection) FROM _w) _t"
-    }
-
-    // MARK: Answer
-
-    /// The HTTP answer from the statement's result row.
-    func response(_ row: [String?], method: HTTPMethod) -> HTTPResponse {
-        let json = Data(((row.first ?? nil) ?? "[]").utf8)
-        let count = row.count > 1 ? Int(row[1] ?? "0") ?? 0 : 0
-        let total = row.count > 2 ? row[2].flatMap { Int($0) } : nil
-        var headers: HTTPHeaders = ["Content-Type": "application/json; charset=utf-8"]
-        let representation = prefer.contains("return=representation")
-        switch method {
-        case .get, .head:
-            let span = count > 0 ? "\(offset)-\(offset + count - 1)" : "*"
-            headers["Content-Range"] = "\(span)/\(total.map(String.init) ?? "*")"
-            let partial = total.map { count < $0 && (count > 0 || offset > 0) } ?? false
-            return HTTPResponse(
-                status: partial ? 206 : 200, headers: headers, body: method == .head ? Data() : json)
-        case .post:
-            headers["Content-Range"] = "*/\(count)"
-            return HTTPResponse(status: 201, headers: headers, body: representation ? json : Data())
-        case .patch, .delete:
-            headers["Content-Range"] = count > 0 ? "0-\(count - 1)/*" : "*/*"
-            return representation
-                ? HTTPResponse(status: 200, headers: headers, body: json)
-                : HTTPResponse(status: 204, headers: headers)
+    /// Binds a body value for `column`: a JSON array becomes an array literal for an array
+    /// column, as PostgREST's `json_populate_recordset` reads it.
+    private mutating func bind(_ value: JSONValue, column: String) -> String {
+        if case .array(let items) = value, table?.arrayColumns.contains(column) == true {
+            return builder.bind(GatewayBody.arrayLiteral(items))
         }
-    }
-
-    // MARK: Helpers
-
-    /// The objects of an insert's body (one object, or an array of them).
-    private static func objects(_ body: Data?) throws -> [[String: JSONValue]] {
-        guard let body, let value = try? JSONText.parse(body) else {
-            throw GatewayRefusal(status: 400, code: "PGRST102", message: "Empty or invalid json")
-        }
-        switch value {
-        case .object(let object): return [object]
-        case .array(let items):
-            return try items.map { item in
-                guard case .object(let object) = item else {
-                    throw GatewayRefusal(status: 400, code: "PGRST102", message: "All object keys must match")
-                }
-                return object
-            }
-        default: throw GatewayRefusal(status: 400, code: "PGRST102", message: "Empty or invalid json")
-        }
-    }
-
-    /// A JSON value as the text PostgreSQL's input function for the column reads (`nil`: NULL).
-    private static func text(of value: JSONValue) -> String? {
-        switch value {
-        case .null: return nil
-        case .string(let text): return text
-        case .bool(let flag): return flag ? "true" : "false"
-        case .number(let number): return number.description
-        case .array, .object: return JSONText.string(value)
-        }
-    }
-
-    /// The column names of a `columns` or `on_conflict` list (`"a","b"` or `a,b`).
-    private static func names(_ list: String) -> [String] {
-        list.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\" ")) }
-    }
-
-    /// `Range: 0-19` (or `10-`) as its first and last index.
-    private static func range(_ header: String) -> (Int, Int?)? {
-        let text = header.hasPrefix("items=") ? String(header.dropFirst(6)) : header
-        let parts = text.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2, let first = Int(parts[0]), first >= 0 else { return nil }
-        if parts[1].isEmpty { return (first, nil) }
-        guard let last = Int(parts[1]), last >= first else { return nil }
-        return (first, last)
+        return builder.bind(GatewayBody.text(of: value))
     }
 }

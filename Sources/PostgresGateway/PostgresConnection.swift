@@ -57,11 +57,8 @@ public final class PostgresConnection: @unchecked Sendable {
     /// Runs `work` between `BEGIN` and `COMMIT` with no other call in between; a thrown error
     /// rolls the transaction back.
     public func transaction<T>(
-        _ work: (_ execute: (String, [String?]) throws(PostgresError) -> [[String?]]) throws(PostgresError) ->
-            T
-    )
-        throws(PostgresError) -> T
-    {
+        _ work: (_ execute: (String, [String?]) throws(PostgresError) -> [[String?]]) throws -> T
+    ) throws -> T {
         lock.lock()
         defer { lock.unlock() }
         _ = try run("BEGIN", [])

@@ -5,14 +5,17 @@ import OfflineEngine
 /// parameterised SQL statement, run in a transaction as the role and JWT claims of the request's
 /// token, so row-level security policies written as on Supabase (`auth.uid() = user_id`) apply.
 ///
-/// It translates the part of PostgREST's dialect the engine sends: GET with `select` (columns and
-/// renames), filters, `order`, `limit`/`offset` and `Range`, `Prefer: count=exact`; POST inserts
-/// and upserts (`on_conflict`, `resolution=merge-duplicates|ignore-duplicates`, `columns=`,
-/// `missing=default`), PATCH and DELETE, `Prefer: return=representation|minimal`, and
-/// `Accept-Profile`/`Content-Profile`. Errors come back as PostgREST sends them (status and
-/// `code`, `message`, `details`, `hint`); anything else gets a 400 that says what is not
-/// supported, never a wrong answer. Serve it with ``LocalHTTPServer`` to go through real HTTP.
-/// Its one connection runs one statement at a time, on the calling thread (libpq blocks): it is
+/// It translates the part of PostgREST's dialect apps send and answers it as PostgREST does, case
+/// for case with PostgREST's own spec tests (`GatewayFidelityTests`): GET and HEAD with `select`
+/// (renames, casts, computed columns), filters and logic trees, `order`, `limit`/`offset` and
+/// `Range` (416 past the end), `Prefer: count=`; POST inserts and upserts (`on_conflict`,
+/// `resolution=`, `columns=`, `missing=default`), PATCH and DELETE, each returning only what
+/// `return=` asks for, with `Content-Range`, `Location` and `Preference-Applied` as PostgREST sends
+/// them; one-object answers (`Accept: application/vnd.pgrst.object+json`: 406 and rolled back
+/// unless one row); `Accept-Profile`/`Content-Profile`. Errors come back as PostgREST sends them
+/// (status and `code`, `message`, `details`, `hint`); anything else (embedded tables, full-text
+/// search, CSV) gets a 400 that says what is not supported, never a wrong answer. Serve it with
+/// ``LocalHTTPServer`` to go through real HTTP. Its one connection runs one statement at a time, on the calling thread (libpq blocks): it is
 /// for tests, not for load.
 ///
 /// ```swift
@@ -46,21 +49,30 @@ public final class PostgresGateway: HTTPTransport {
 
     private func answer(_ request: HTTPRequest) throws -> HTTPResponse {
         let claims = try GatewayClaims(headers: request.headers)
-        let read = request.method == .get || request.method == .head
-        var statement = try GatewayStatement(
-            request, schema: request.headers[read ? "Accept-Profile" : "Content-Profile"])
-        let rows: [[String?]]
+        let parsed = try GatewayRequest(request)
+        let answered: (GatewayAnswer.Result, GatewayStatement, GatewayTable?)
         do {
-            rows = try connection.transaction { (execute) throws(PostgresError) in
+            answered = try connection.transaction { execute in
                 _ = try execute(
                     "SELECT set_config('request.jwt.claims', $1, true), set_config('role', $2, true)",
                     [claims.json, claims.role])
-                try statement.resolveConflictTarget(execute)
-                return try execute(statement.sql, statement.parameters)
+                let table =
+                    parsed.isRead
+                    ? nil
+                    : try GatewayTable(parsed.query.table, schema: parsed.query.schema, execute: execute)
+                let statement = try GatewayStatement(parsed, table: table)
+                let result = GatewayAnswer.Result(
+                    try execute(statement.sql, statement.parameters).first ?? [])
+                // Thrown inside the transaction, so a write that reached no row or several is undone.
+                if parsed.singular, result.count != 1 { throw GatewayAnswer.notSingular(result.count) }
+                return (result, statement, table)
             }
-        } catch {
-            throw GatewayRefusal(error, anonymous: claims.isAnonymous)
+        } catch let error as PostgresError {
+            throw GatewayRefusal(
+                error, anonymous: claims.isAnonymous,
+                table: (parsed.query.schema ?? "public") + "." + parsed.query.table)
         }
-        return statement.response(rows.first ?? [], method: request.method)
+        let (result, statement, table) = answered
+        return GatewayAnswer.response(result, request: parsed, statement: statement, table: table)
     }
 }

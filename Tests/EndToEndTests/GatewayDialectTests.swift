@@ -90,11 +90,13 @@ struct GatewayDialectTests {
             Self.request(.get, "tasks?select=id&or=(done.is.true,title.like.th*)&order=id"))
         #expect(try JSONText.parse(filtered.body) == (try JSONText.parse(#"[{"id":2},{"id":3}]"#)))
         let open = try await gateway.send(
-            Self.request(.get, "tasks?select=id&order=id", headers: ["Range": "items=1-"]))
+            Self.request(.get, "tasks?select=id&order=id", headers: ["Range": "1-"]))
         #expect(try JSONText.parse(open.body) == (try JSONText.parse(#"[{"id":2},{"id":3}]"#)))
         let unreadable = try await gateway.send(
-            Self.request(.get, "tasks", headers: ["Range": "bytes=0-1,5-6"]))
-        #expect(unreadable.status == 400, "a range it cannot read is refused, not ignored")
+            Self.request(.get, "tasks?select=id&order=id", headers: ["Range": "bytes=0-1,5-6"]))
+        #expect(
+            try JSONText.parse(unreadable.body) == (try JSONText.parse(#"[{"id":1},{"id":2},{"id":3}]"#)),
+            "a Range PostgREST cannot read is ignored there: every row")
         let anonymous = try await gateway.send(Self.request(.get, "tasks", token: nil))
         #expect(anonymous.status == 401, "anon has no grant on tasks")
     }
@@ -112,7 +114,7 @@ struct GatewayDialectTests {
                 .post, "tasks?select=id,title",
                 body: #"[{"id":1,"title":"merged","user_id":"\#(Self.alice)"}]"#,
                 prefer: "resolution=merge-duplicates,return=representation"))
-        #expect(merged.status == 201)
+        #expect(merged.status == 200, "a merge that inserted no row is 200 on PostgREST")
         #expect(String(decoding: merged.body, as: UTF8.self) == #"[{"id":1,"title":"merged"}]"#)
         _ = try await gateway.send(
             Self.request(

@@ -11,13 +11,6 @@ struct GatewayEndToEndTests {
     static let alice = "a11ce000-0000-4000-8000-000000000001"
     static let bob = "b0b00000-0000-4000-8000-000000000002"
 
-    private static func client(_ local: LocalHTTPServer) async throws -> OfflineClient {
-        try await OfflineClient(
-            configuration: Configuration(
-                url: local.baseURL, apiKey: "anon-key", storage: .inMemory, primaryKeys: ["tasks": ["id"]],
-                transport: URLSessionTransport()))
-    }
-
     private static func task(_ id: Int, _ title: String, owner: String) -> Row {
         ["id": .number(JSONNumber(id)), "title": .string(title), "user_id": .string(owner)]
     }
@@ -28,7 +21,7 @@ struct GatewayEndToEndTests {
     func offlineWritesReplay() async throws {
         let database = try SupabaseDatabase()
         try await LocalHTTPServer.serving(try database.gateway()) { local in
-            let client = try await Self.client(local)
+            let client = try await gatewayClient(local)
             try await client.signIn(SupabaseDatabase.session(Self.alice))
             let list = client.from("tasks").select("id,title,done").order("id")
             _ = try await list.fetch()
@@ -62,7 +55,7 @@ struct GatewayEndToEndTests {
     func rowSecurityRejects() async throws {
         let database = try SupabaseDatabase()
         try await LocalHTTPServer.serving(try database.gateway()) { local in
-            let client = try await Self.client(local)
+            let client = try await gatewayClient(local)
             try await client.signIn(SupabaseDatabase.session(Self.alice))
             await client.disableNetwork()
             _ = try await client.from("tasks").insert(Self.task(1, "for bob", owner: Self.bob)).execute()
@@ -85,7 +78,7 @@ struct GatewayEndToEndTests {
     func writesStayWithTheirOwner() async throws {
         let database = try SupabaseDatabase()
         try await LocalHTTPServer.serving(try database.gateway()) { local in
-            let client = try await Self.client(local)
+            let client = try await gatewayClient(local)
             try await client.signIn(SupabaseDatabase.session(Self.alice))
             await client.disableNetwork()
             _ = try await client.from("tasks").insert(Self.task(1, "alice's", owner: Self.alice)).execute()

@@ -50,6 +50,31 @@ struct FilterGrammarTests {
             ])
     }
 
+    @Test(
+        "spaces around a nested and( … ) or or( … ), its parentheses and commas parse, as PostgREST's lexemes allow"
+    )
+    func logicTreeWithSpaces() {
+        let filter = TableQuery(table: "t").select().or(
+            " and ( id.in.( 1, 2, 3 ) , id.eq.3 ) , or ( id.eq.2 , id.eq.3 ) "
+        )
+        .query.filters
+        #expect(
+            filter == [
+                .or(
+                    [
+                        .and(
+                            [
+                                condition("id", .in, .list(["1", " 2", " 3 "])),
+                                condition("id", .eq, .value("3 ")),
+                            ],
+                            negated: false),
+                        .or(
+                            [condition("id", .eq, .value("2 ")), condition("id", .eq, .value("3 "))],
+                            negated: false),
+                    ], negated: false)
+            ])
+    }
+
     @Test("logic-tree values: quoted with escapes, array literals, raw up to , or )")
     func logicValues() {
         let parts = FilterGrammar.logicParts(

@@ -228,6 +228,8 @@ enum FilterGrammar {
             } else {
                 return nil
             }
+            // PostgREST allows spaces between the operator and its parenthesis (`and ( … )`).
+            probe.skipSpaces()
             guard let parts = probe.logicList() else { return nil }
             self = probe
             return isAnd ? .and(parts, negated: negated) : .or(parts, negated: negated)
