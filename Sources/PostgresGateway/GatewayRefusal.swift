@@ -11,6 +11,8 @@ struct GatewayRefusal: Error {
     var hint: String?
     /// The `Content-Range` a 416 carries (`*/total`).
     var contentRange: String?
+    /// `details` that are JSON rather than text (PostgREST's 300 lists the relationships found).
+    var detailsJSON: JSONValue?
 
     /// The answer's HTTP form.
     var response: HTTPResponse {
@@ -18,6 +20,13 @@ struct GatewayRefusal: Error {
             status: status, code: code, message: message, details: details, hint: hint
         )
         .response
+        if let detailsJSON {
+            let body: JSONValue = .object([
+                "code": .string(code), "message": .string(message), "details": detailsJSON,
+                "hint": hint.map(JSONValue.string) ?? .null,
+            ])
+            response.body = JSONText.data(body)
+        }
         if status == 401 { response.headers["WWW-Authenticate"] = "Bearer" }
         if let contentRange { response.headers["Content-Range"] = contentRange }
         return response

@@ -18,6 +18,10 @@ struct GatewayRequest {
 
     var isRead: Bool { method == .get || method == .head }
 
+    /// Whether the request embeds tables (or scopes parameters to them): the relationships
+    /// are read before its statement is written.
+    var embeds: Bool { query.select.contains("(") || !query.embedParameters.isEmpty }
+
     init(_ request: HTTPRequest) throws {
         guard let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false),
             let name = components.path.components(separatedBy: "/rest/v1/").last?.removingPercentEncoding,
@@ -32,9 +36,6 @@ struct GatewayRequest {
         let parameters = QueryDescription.parameters(components.percentEncodedQueryItems ?? [])
         guard let query = try? QueryDescription(schema: schema, table: name, parameters: parameters) else {
             throw GatewayRefusal(status: 400, code: "PGRST100", message: "Failed to parse the query")
-        }
-        guard query.embedParameters.isEmpty, !query.select.contains("(") else {
-            throw GatewaySQL.Unsupported(what: "embedded tables")
         }
         if let order = parameters.last(where: { $0.name == "order" }) { try Self.checkOrder(order.value) }
         self.query = query
@@ -74,8 +75,10 @@ struct GatewayRequest {
     }
 
     /// `order` as PostgREST's grammar reads it: `column[.asc|.desc][.nullsfirst|.nullslast]`,
-    /// comma separated; anything else is its 400 PGRST100.
-    private static func checkOrder(_ text: String) throws(GatewayRefusal) {
+    /// comma separated; anything else is its 400 PGRST100. Ordering by an embedded table's
+    /// column (`clients(name)`) is not translated.
+    static func checkOrder(_ text: String) throws {
+        if text.contains("(") { throw GatewaySQL.Unsupported(what: "ordering by an embedded table's column") }
         for term in text.split(separator: ",", omittingEmptySubsequences: false) {
             var pieces = term.split(separator: ".", omittingEmptySubsequences: false).dropFirst()
             if let direction = pieces.first, direction == "asc" || direction == "desc" {

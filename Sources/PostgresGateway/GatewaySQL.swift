@@ -13,6 +13,10 @@ package struct GatewaySQL {
     /// PostgreSQL's attribute notation (`_r."always_true"`), as on PostgREST. `nil`: bare names.
     package var qualifier: String?
 
+    /// The aliases of the embeds at the level being written, by key: `key=is.null` tests
+    /// whether the embed found a row, as on PostgREST (`clients=not.is.null`).
+    var embedAliases: [String: String] = [:]
+
     /// No parameters bound yet; columns named bare, or after `qualifier`.
     package init(qualifier: String? = nil) {
         self.qualifier = qualifier
@@ -124,6 +128,11 @@ package struct GatewaySQL {
     }
 
     private mutating func sql(_ condition: FilterCondition) throws(Unsupported) -> String {
+        if condition.op == .is, case .value(let word) = condition.operand, word.lowercased() == "null",
+            let embed = embedAliases[condition.column]
+        {
+            return "\(embed) IS NOT DISTINCT FROM NULL"
+        }
         let column = try Self.reference(condition.column, qualifier: qualifier)
         switch (condition.op, condition.operand) {
         case (.in, .list(let items)):

@@ -15,6 +15,8 @@ struct GatewayStatement {
     private let request: GatewayRequest
     /// The table's columns and key; read for writes only.
     private let table: GatewayTable?
+    /// The request's table and the tables it embeds; `nil` when it embeds none.
+    private var embed: GatewayEmbed?
 
     var parameters: [String?] { builder.parameters }
 
@@ -27,9 +29,18 @@ struct GatewayStatement {
     /// Whether the request's resolution applied (an insert with a conflict target).
     private(set) var resolutionApplied = false
 
-    init(_ request: GatewayRequest, table: GatewayTable?) throws {
+    init(_ request: GatewayRequest, table: GatewayTable?, relations: GatewayRelationSearch?) throws {
         self.request = request
         self.table = table
+        if let relations {
+            var counter = 0
+            var level = try GatewayEmbed(
+                table: request.query.table, alias: Self.row,
+                items: try GatewaySelect.items(request.query.select),
+                search: relations, counter: &counter)
+            for parameter in request.query.embedParameters { try level.assign(parameter) }
+            embed = level
+        }
         let name = GatewaySQL.table(request.query.table, schema: request.query.schema)
         switch request.method {
         case .get, .head: try read(name)
@@ -44,18 +55,33 @@ struct GatewayStatement {
     // MARK: Statements
 
     private mutating func read(_ table: String) throws {
-        let projection = try GatewaySQL.selectList(request.query.select, qualifier: Self.row)
+        let projection: String
+        var joins = ""
+        if let embed {
+            projection = try embed.projection()
+            joins = try embed.joins(&builder, schema: schema)
+            builder.embedAliases = embed.embedAliases
+        } else {
+            projection = try GatewaySQL.selectList(request.query.select, qualifier: Self.row)
+        }
         let condition = try builder.whereClause(request.query.filters)
-        var inner = "SELECT \(projection) FROM \(table) AS \(Self.row) WHERE \(condition)"
+        let source = "FROM \(table) AS \(Self.row)\(joins) WHERE \(condition)"
+        var inner = "SELECT \(projection) \(source)"
         inner += try GatewaySQL.orderClause(request.query.order, qualifier: Self.row)
         inner += request.range.sql
+        // With embeds, the total counts the rows their joins and filters keep (`!inner`).
         let total =
-            request.prefer.count != nil
-            ? "(SELECT count(*) FROM \(table) AS \(Self.row) WHERE \(condition))::text" : "NULL"
+            request.prefer.count == nil
+            ? "NULL"
+            : embed?.hasEmbeds == true
+                ? "(SELECT count(*) FROM (SELECT 1 \(source)) _c)::text"
+                : "(SELECT count(*) FROM \(table) AS \(Self.row) WHERE \(condition))::text"
         sql =
             "SELECT coalesce(json_agg(_t), '[]')::text, count(*)::text, \(total), (json_agg(_t)->0)::text, "
             + "NULL FROM (\(inner)) _t"
     }
+
+    private var schema: String { request.query.schema ?? "public" }
 
     private mutating func insert(into name: String) throws {
         let rows = try GatewayBody.objects(request.body)
@@ -138,10 +164,17 @@ struct GatewayStatement {
             "UPDATE \(name) AS \(Self.row) SET \(assignments.joined(separator: ", ")) WHERE \(condition)")
     }
 
-    /// A write returning what the answer needs, its rows as JSON.
-    private func written(_ write: String) throws -> String {
+    /// A write returning what the answer needs, its rows as JSON; with embeds, the rows written
+    /// are joined to them after the write, as on PostgREST (embeds read the rows as they were
+    /// before the statement).
+    private mutating func written(_ write: String) throws -> String {
         let returning: String
-        if request.prefer.representation == .full {
+        var rows = "_w _t"
+        if request.prefer.representation == .full, let embed, embed.hasEmbeds {
+            returning = try embed.returning()
+            let joins = try embed.joins(&builder, schema: schema)
+            rows = "(SELECT \(try embed.projection()) FROM _w AS \(Self.row)\(joins)) _t"
+        } else if request.prefer.representation == .full {
             returning = try GatewaySQL.selectList(request.query.select, qualifier: Self.row)
         } else if request.prefer.representation == .headersOnly, let key = table?.primaryKey, !key.isEmpty {
             returning = key.map { Self.row + "." + GatewaySQL.identifier($0) }.joined(separator: ", ")
@@ -150,7 +183,7 @@ struct GatewayStatement {
         }
         return "WITH _w AS (\(write) RETURNING \(returning)) "
             + "SELECT coalesce(json_agg(_t), '[]')::text, count(*)::text, NULL, (json_agg(_t)->0)::text, "
-            + "nullif(current_setting('pgrst.updated', true), '') FROM _w _t"
+            + "nullif(current_setting('pgrst.updated', true), '') FROM \(rows)"
     }
 
     /// Binds a body value for `column`: a JSON array becomes an array literal for an array

@@ -12,11 +12,16 @@ import OfflineEngine
 /// `resolution=`, `columns=`, `missing=default`), PATCH and DELETE, each returning only what
 /// `return=` asks for, with `Content-Range`, `Location` and `Preference-Applied` as PostgREST sends
 /// them; one-object answers (`Accept: application/vnd.pgrst.object+json`: 406 and rolled back
-/// unless one row); `Accept-Profile`/`Content-Profile`. Errors come back as PostgREST sends them
-/// (status and `code`, `message`, `details`, `hint`); anything else (embedded tables, full-text
-/// search, CSV) gets a 400 that says what is not supported, never a wrong answer. Serve it with
-/// ``LocalHTTPServer`` to go through real HTTP. Its one connection runs one statement at a time, on the calling thread (libpq blocks): it is
-/// for tests, not for load.
+/// unless one row); `Accept-Profile`/`Content-Profile`; embedded tables (`select=*,clients(*)`),
+/// found through the foreign keys the catalog holds in the request's transaction: to-one as an
+/// object or `null`, to-many and many-to-many as an array, with aliases, `!hint`, `!inner`,
+/// nesting, `(count)` and parameters scoped to an embed; an ambiguous embed is PostgREST's 300
+/// `PGRST201`, one no key reaches its 400 `PGRST200`. Each embed runs as the request's role, so
+/// row-level security applies inside it. Errors come back as PostgREST sends them (status and
+/// `code`, `message`, `details`, `hint`); anything else (spreads, aggregates, embeds through
+/// views, full-text search, CSV) gets a 400 that says what is not supported, never a wrong
+/// answer. Serve it with ``LocalHTTPServer`` to go through real HTTP. Its one connection runs
+/// one statement at a time, on the calling thread (libpq blocks): it is for tests, not for load.
 ///
 /// ```swift
 /// let gateway = try PostgresGateway(connectionInfo: "host=/tmp/pg port=5432 user=postgres dbname=app")
@@ -60,7 +65,11 @@ public final class PostgresGateway: HTTPTransport {
                     parsed.isRead
                     ? nil
                     : try GatewayTable(parsed.query.table, schema: parsed.query.schema, execute: execute)
-                let statement = try GatewayStatement(parsed, table: table)
+                let relations =
+                    parsed.embeds
+                    ? try GatewayRelationSearch(schema: parsed.query.schema ?? "public", execute: execute)
+                    : nil
+                let statement = try GatewayStatement(parsed, table: table, relations: relations)
                 let result = GatewayAnswer.Result(
                     try execute(statement.sql, statement.parameters).first ?? [])
                 // Thrown inside the transaction, so a write that reached no row or several is undone.

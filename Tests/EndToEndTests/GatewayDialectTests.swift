@@ -45,10 +45,13 @@ struct GatewayDialectTests {
         let badColumn = try await gateway.send(Self.request(.get, "tasks?nope=eq.1"))
         #expect(badColumn.status == 400 && String(decoding: badColumn.body, as: UTF8.self).contains("42703"))
         #expect(try await gateway.send(Self.request(.get, "no_such_table")).status == 404)
+        // An embed no foreign key reaches is PostgREST's PGRST200; a spread is not translated.
         let embedded = try await gateway.send(Self.request(.get, "tasks?select=id,owner(name)"))
         #expect(
-            embedded.status == 400
-                && String(decoding: embedded.body, as: UTF8.self).contains("does not support"))
+            embedded.status == 400 && String(decoding: embedded.body, as: UTF8.self).contains("PGRST200"))
+        let spread = try await gateway.send(Self.request(.get, "tasks?select=id,...owner(name)"))
+        #expect(
+            spread.status == 400 && String(decoding: spread.body, as: UTF8.self).contains("does not support"))
         for (path, prefer, accept) in [
             ("tasks", "tx=rollback", "application/json"), ("tasks?select=id", nil, "text/csv"),
             ("tasks?title=fts.word", nil, "application/json"),

@@ -8,7 +8,8 @@ import Testing
 struct GatewayFidelityTests {
     static let cases: [FidelityCase] =
         QuerySpecCases.cases + QuerySelectOrderCases.cases + RangeSpecCases.cases + AndOrParamsSpecCases.cases
-        + EmbedSpecCases.cases + ErrorSpecCases.cases + InsertSpecCases.cases + UpdateSpecCases.cases
+        + EmbedSpecCases.cases + EmbedMoreSpecCases.cases + ErrorSpecCases.cases + InsertSpecCases.cases
+        + UpdateSpecCases.cases
         + DeleteSpecCases.cases + UpsertSpecCases.cases + SingularSpecCases.cases + WriteCountCases.cases
 
     @Test("every ported case is answered as PostgREST answers it, or clearly refused")

@@ -76,6 +76,31 @@ enum FidelityFixture {
         CREATE TABLE rls_insertonly (id integer PRIMARY KEY, v text NOT NULL);
         ALTER TABLE rls_insertonly ENABLE ROW LEVEL SECURITY;
         CREATE POLICY insert_only ON rls_insertonly FOR INSERT TO anon WITH CHECK (true);
+        ALTER TABLE projects RENAME CONSTRAINT projects_client_id_fkey TO client;
+        ALTER TABLE tasks RENAME CONSTRAINT tasks_project_id_fkey TO project;
+        CREATE TABLE comments (
+            id integer PRIMARY KEY, commenter_id integer NOT NULL, user_id integer NOT NULL,
+            task_id integer NOT NULL, content text NOT NULL);
+        ALTER TABLE comments
+            ADD CONSTRAINT "user" FOREIGN KEY (commenter_id) REFERENCES users(id),
+            ADD CONSTRAINT comments_task_id_fkey FOREIGN KEY (task_id, user_id) REFERENCES users_tasks(task_id, user_id);
+        CREATE TABLE orders (
+            id int NOT NULL UNIQUE, name text NOT NULL, billing_address_id int REFERENCES addresses(id),
+            shipping_address_id int REFERENCES addresses(id));
+        ALTER TABLE orders RENAME CONSTRAINT orders_billing_address_id_fkey TO billing;
+        ALTER TABLE orders RENAME CONSTRAINT orders_shipping_address_id_fkey TO shipping;
+        CREATE TABLE family_tree (id text NOT NULL PRIMARY KEY, name text NOT NULL, parent text);
+        ALTER TABLE family_tree ADD CONSTRAINT pptr FOREIGN KEY (parent) REFERENCES family_tree(id);
+        CREATE TABLE managers (id integer PRIMARY KEY, name text);
+        CREATE TABLE organizations (
+            id integer PRIMARY KEY, name text, referee integer REFERENCES organizations(id),
+            auditor integer REFERENCES organizations(id), manager_id integer REFERENCES managers(id));
+        ALTER TABLE organizations RENAME CONSTRAINT organizations_manager_id_fkey TO manager;
+        CREATE TABLE space (id integer PRIMARY KEY, name text);
+        CREATE TABLE zone (id integer PRIMARY KEY, name text, zone_type_id integer, space_id integer REFERENCES space(id));
+        CREATE TABLE agents (id int PRIMARY KEY, name text, department_id int);
+        CREATE TABLE departments (id int PRIMARY KEY, name text, head_id int REFERENCES agents(id));
+        ALTER TABLE agents ADD CONSTRAINT agents_department_id_fkey FOREIGN KEY (department_id) REFERENCES departments(id);
 
         """
 
@@ -134,6 +159,23 @@ enum FidelityFixture {
         INSERT INTO app_users VALUES (1, 'test@123.com', 'pass'), (2, 'abc@123.com', 'pass'), (3, 'def@123.com', 'pass');
         SELECT setval('auto_incrementing_pk_id_seq', 1, true);
         SELECT setval('surr_serial_upsert_id_seq', 1, true);
+        INSERT INTO comments VALUES (1, 1, 2, 6, 'Needs to be delivered ASAP');
+        INSERT INTO orders VALUES (1, 'order 1', 1, 2), (2, 'order 2', 3, 4);
+        INSERT INTO family_tree VALUES
+            ('1', 'Parental Unit', NULL), ('2', 'Kid One', '1'), ('3', 'Kid Two', '1'), ('4', 'Grandkid One', '2'),
+            ('5', 'Grandkid Two', '3');
+        INSERT INTO managers VALUES
+            (1, 'Referee Manager'), (2, 'Auditor Manager'), (3, 'Acme Manager'), (4, 'Umbrella Manager'),
+            (5, 'Cyberdyne Manager'), (6, 'Oscorp Manager');
+        INSERT INTO organizations VALUES
+            (1, 'Referee Org', NULL, NULL, 1), (2, 'Auditor Org', NULL, NULL, 2), (3, 'Acme', 1, 2, 3),
+            (4, 'Umbrella', 1, 2, 4), (5, 'Cyberdyne', 3, 4, 5), (6, 'Oscorp', 3, 4, 6);
+        INSERT INTO space VALUES (1, 'space 1');
+        INSERT INTO zone VALUES (1, 'zone 1', 2, 1), (2, 'zone 2', 2, 1), (3, 'store 3', 3, 1), (4, 'store 4', 3, 1);
+        INSERT INTO agents (id, name) VALUES (1, 'agent 1'), (2, 'agent 2'), (3, 'agent 3'), (4, 'agent 4');
+        INSERT INTO departments (id, name, head_id) VALUES (1, 'dep 1', 1), (2, 'dep 3', 3);
+        UPDATE agents SET department_id = 1 WHERE id IN (1, 2);
+        UPDATE agents SET department_id = 2 WHERE id IN (3, 4);
 
         """
 
