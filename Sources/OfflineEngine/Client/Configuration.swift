@@ -9,8 +9,12 @@ public struct Configuration: Sendable {
     public var apiKey: String
     /// Where cached lists, the write queue and the session are kept.
     public var storage: Storage
-    /// Primary-key columns per table; a table not named here is keyed by `id`.
+    /// Primary-key columns per table; a table not named here is keyed by `id`. ``tables``
+    /// names keys too, and wins where both do.
     public var primaryKeys: [String: [String]]
+    /// Per table: its key columns and the values the device makes for rows written offline
+    /// (ids, times), so they decode before the server has them; see ``TableSettings``.
+    public var tables: [String: TableSettings] = [:]
     /// Which empty answers may be written to the cache.
     public var responseTrust: ResponseTrust
     /// The app's own view of the network, such as a reachability monitor; `true` means usable.

@@ -12,6 +12,7 @@ extension Engine {
     func execute(_ draft: Mutation, policy: WritePolicy, options: WriteOptions = WriteOptions()) async throws
         -> WriteOutcome
     {
+        let draft = configuration.fillingDeviceValues(draft, at: configuration.now())
         _ = try RequestBuilder.request(for: draft, endpoint: endpoint, accessToken: nil)
         return try await calls.underway {
             // The owner of a write is the session's user: wait for the stored one to be read back.

@@ -23,7 +23,7 @@ final class Engine: Sendable {
     init(configuration: Configuration, store: Store) {
         self.configuration = configuration
         endpoint = RESTEndpoint(url: configuration.url, apiKey: configuration.apiKey)
-        primaryKeys = PrimaryKeys(configuration.primaryKeys)
+        primaryKeys = PrimaryKeys(configuration.keyColumns)
         transport = RetryingTransport(base: configuration.transport, clock: configuration.clock)
         connectivity = ConnectivityMonitor()
         state = EngineState(

@@ -15,7 +15,8 @@ extension WriteQuery {
     /// they are the rows as written on the device (``WriteResponse/rows``), and
     /// ``WriteResponse/isQueued`` says so. It returns only once a queued write is durable. After
     /// ``single()``, a queued write whose one row the device does not hold throws
-    /// ``ClientError/queuedWithoutRow``: it is saved all the same.
+    /// ``ClientError/queuedWithoutRow``, and a queued write whose rows do not decode into `T`
+    /// throws ``QueuedWriteDecodingError``: it is saved all the same.
     public func execute<T: Decodable>(policy: WritePolicy = .offlineFirst) async throws -> WriteResponse<T> {
         guard let client else { throw ClientError.closed }
         var write = self
@@ -27,7 +28,14 @@ extension WriteQuery {
         } catch  where outcome.isQueued {
             throw ClientError.queuedWithoutRow
         }
-        let value = try json.decode(T.self, with: client.decoder)
+        let value: T
+        do {
+            value = try json.decode(T.self, with: client.decoder)
+        } catch let failure as DecodingError {
+            // A queued write never looks failed: it is saved and will sync.
+            guard case .queued(let pending) = outcome.result else { throw failure }
+            throw QueuedWriteDecodingError(pending: pending, decodingError: failure)
+        }
         return WriteResponse(value: value, count: outcome.count, outcome: outcome.result, rows: outcome.rows)
     }
 

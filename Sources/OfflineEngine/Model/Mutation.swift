@@ -160,6 +160,17 @@ package struct Mutation: Sendable, Hashable, Identifiable {
         get { body(\.expectsRows) }
         set { changeBody { $0.expectsRows = newValue } }
     }
+    /// Columns made on the device that are shown only, never sent.
+    package var shownOnlyColumns: Set<String> {
+        get { body(\.shownOnlyColumns) }
+        set { changeBody { $0.shownOnlyColumns = newValue } }
+    }
+    /// The rows as the request sends them: ``rows`` without the columns shown on the device only.
+    package var sentRows: [Row] {
+        let hidden = shownOnlyColumns
+        guard !hidden.isEmpty else { return rows }
+        return rows.map { row in Row(row.values.filter { !hidden.contains($0.key) }) }
+    }
     /// When the write was made.
     package var createdAt: Date {
         get { storage.header.createdAt }

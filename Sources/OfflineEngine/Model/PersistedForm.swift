@@ -79,6 +79,9 @@ enum PersistedForm {
         if let returning = mutation.returning { object["returning"] = .string(returning) }
         // Written only when set: a store of an earlier version reads the same bytes.
         if mutation.expectsRows { object["expectRows"] = .bool(true) }
+        if !mutation.shownOnlyColumns.isEmpty {
+            object["shownOnly"] = .array(mutation.shownOnlyColumns.sorted().map(JSONValue.string))
+        }
         return .object(object)
     }
 
@@ -111,6 +114,9 @@ enum PersistedForm {
             createdAt: Date(timeIntervalSince1970: created),
             attempts: object["attempts"]?.numberValue?.intValue ?? 0)
         write.expectsRows = object["expectRows"]?.boolValue ?? false
+        if case .array(let columns)? = object["shownOnly"] {
+            write.shownOnlyColumns = Set(columns.compactMap(\.stringValue))
+        }
         return write
     }
 }

@@ -18,6 +18,9 @@ struct MutationBody: Sendable, Hashable {
     /// An update or delete that must reach a row: reaching none is a conflict
     /// (``WriteQuery/expectingRows(_:)``).
     var expectsRows = false
+    /// Columns the device made for every row of an insert or upsert that are shown on the
+    /// device only, never sent (``DeviceValue/now``, constants): see ``Mutation/sentRows``.
+    var shownOnlyColumns: Set<String> = []
     /// `false` for the body of stored bytes that could not be read (empty otherwise).
     var isReadable = true
 
@@ -40,7 +43,8 @@ enum StoredBody {
         return MutationBody(
             rows: write.rows, filters: write.filters, onConflict: write.onConflict,
             ignoreDuplicates: write.ignoreDuplicates, useDefaultForMissing: write.useDefaultForMissing,
-            returning: write.returning, expectsRows: write.expectsRows)
+            returning: write.returning, expectsRows: write.expectsRows,
+            shownOnlyColumns: write.shownOnlyColumns)
     }
 }
 

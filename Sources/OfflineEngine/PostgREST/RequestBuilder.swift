@@ -78,7 +78,7 @@ enum RequestBuilder {
         case .insert, .upsert:
             guard !mutation.rows.isEmpty else { throw QueryError(.noRows) }
             if mutation.rows.count > 1 {
-                let keys = Set(mutation.rows.flatMap(\.values.keys)).sorted()
+                let keys = Set(mutation.sentRows.flatMap(\.values.keys)).sorted()
                 for key in keys { try validate(text: key) }
                 let columns = keys.map(FilterRendering.quoted).joined(separator: ",")
                 parameters.append(QueryParameter(name: "columns", value: columns))
@@ -142,7 +142,8 @@ enum RequestBuilder {
         switch mutation.operation {
         case .insert, .upsert:
             method = .post
-            body = JSONText.data(.array(mutation.rows.map(\.json)))
+            // Values made on the device to be shown only stay on the device.
+            body = JSONText.data(.array(mutation.sentRows.map(\.json)))
         case .update:
             method = .patch
             body = mutation.rows.first.map { JSONText.data($0.json) }

@@ -39,7 +39,7 @@ actor EngineState {
     init(store: Store, configuration: Configuration, connectivity: ConnectivityMonitor, liveReads: LiveReads)
     {
         self.store = store
-        primaryKeys = PrimaryKeys(configuration.primaryKeys)
+        primaryKeys = PrimaryKeys(configuration.keyColumns)
         responseTrust = configuration.responseTrust
         self.connectivity = connectivity
         self.liveReads = liveReads

@@ -203,7 +203,7 @@ struct Replayer: Sendable {
     /// shows the owner's rows only) and compares them with what was sent.
     private func lostAnswerCheck(_ insert: Mutation, ticket: SendTicket) async -> LostAnswerCheck {
         let keyColumns = primaryKeys.columns(for: insert.table)
-        for row in insert.rows {
+        for row in insert.sentRows {
             guard let key = primaryKeys.key(of: row, in: insert.table) else { return .notApplied }
             var query = QueryDescription(schema: insert.schema, table: insert.table)
             for (column, value) in zip(keyColumns, key.values) {

@@ -1,0 +1,103 @@
+import Foundation
+
+/// What the client knows of one table: its key columns, and the values the server would fill
+/// in that the device makes for a row written offline, so the row decodes in every list before
+/// the server has it.
+///
+/// ```swift
+/// configuration.tables = [
+///     "channels": TableSettings(key: ["id"], madeOnDevice: ["id": .uuid, "created_at": .now]),
+///     "likes": TableSettings(key: ["user_id", "post_id"]),
+/// ]
+/// ```
+///
+/// An insert or upsert whose row lacks one of `madeOnDevice`'s columns gets it before it is
+/// queued or sent, so its row in every list, its ``PendingMutation/rowKeys`` and the `value` of
+/// `execute()` carry it. A ``DeviceValue/uuid`` key is sent, so the server stores the same value
+/// and a write whose answer was lost is settled by reading that key back; a time or a constant is
+/// shown on the device only until the list is fetched again and the server's value replaces it.
+public struct TableSettings: Sendable, Hashable {
+    /// The key columns (the primary key, or a unique key rows are told apart by); `["id"]` by
+    /// default.
+    public var key: [String]
+    /// Columns the device fills in when a written row lacks them.
+    public var madeOnDevice: [String: DeviceValue]
+
+    /// Settings with `key` and the values made on the device.
+    public init(key: [String] = ["id"], madeOnDevice: [String: DeviceValue] = [:]) {
+        self.key = key
+        self.madeOnDevice = madeOnDevice
+    }
+}
+
+/// A value the device makes for a column a written row lacks (see ``TableSettings``).
+public struct DeviceValue: Sendable, Hashable {
+    enum Kind: Sendable, Hashable {
+        case uuid
+        case now
+        case constant(JSONValue)
+    }
+
+    let kind: Kind
+    /// Whether the value goes to the server with the row; otherwise it is shown on the device
+    /// only, until the list is fetched again.
+    public let isSent: Bool
+
+    /// A new UUID in lower case, as PostgreSQL writes one; sent, so the server keeps the same key.
+    public static let uuid = DeviceValue(kind: .uuid, isSent: true)
+    /// The time of the write in ISO 8601 with milliseconds, in UTC (`2026-01-05T09:30:00.000Z`),
+    /// shown only: the server's `now()` replaces it when the list is fetched again.
+    public static let now = DeviceValue(kind: .now, isSent: false)
+
+    /// A constant shown on the device only (the column's default on the server, such as
+    /// `false` or `0`).
+    public static func constant(_ value: JSONValue) -> DeviceValue {
+        DeviceValue(kind: .constant(value), isSent: false)
+    }
+
+    /// This value, sent with the row as well (the server keeps it instead of its own default).
+    public func sent() -> DeviceValue { DeviceValue(kind: kind, isSent: true) }
+
+    /// The value for a row written at `date`.
+    func value(at date: Date) -> JSONValue {
+        switch kind {
+        case .uuid: return .string(UUID().lowercasedText)
+        case .now: return .string(Self.timestamp(date))
+        case .constant(let value): return value
+        }
+    }
+
+    private static func timestamp(_ date: Date) -> String {
+        let format = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
+        return date.formatted(format)
+    }
+}
+
+extension Configuration {
+    /// The key columns per table: ``primaryKeys`` with ``tables``' keys over them.
+    var keyColumns: [String: [String]] {
+        primaryKeys.merging(tables.mapValues(\.key)) { _, settings in settings }
+    }
+
+    /// `draft` with the values ``tables`` makes on the device filled into each inserted or
+    /// upserted row that lacks them, made at `date`. A column the device made for every row and
+    /// does not send is kept out of the request (``Mutation/shownOnlyColumns``); one only some
+    /// rows lacked is sent, so the rows of one request carry the same columns.
+    func fillingDeviceValues(_ draft: Mutation, at date: Date) -> Mutation {
+        guard draft.operation == .insert || draft.operation == .upsert,
+            let made = tables[draft.table]?.madeOnDevice, !made.isEmpty
+        else { return draft }
+        var write = draft
+        var rows = draft.rows
+        var shownOnly: Set<String> = []
+        for (column, value) in made.sorted(by: { $0.key < $1.key }) {
+            let lacking = rows.indices.filter { rows[$0][column] == nil }
+            guard !lacking.isEmpty else { continue }
+            for index in lacking { rows[index][column] = value.value(at: date) }
+            if !value.isSent, lacking.count == rows.count { shownOnly.insert(column) }
+        }
+        write.rows = rows
+        write.shownOnlyColumns = draft.shownOnlyColumns.union(shownOnly)
+        return write
+    }
+}
