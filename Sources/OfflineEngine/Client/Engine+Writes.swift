@@ -49,9 +49,14 @@ extension Engine {
         -> WriteOutcome
     {
         let tick = try await state.marks.nextTick()
-        let answer: WriteAnswer.Answer
+        // Asks for the server's rows when the lists read columns it did not send (an id the
+        // server makes): the app still gets only what it asked for.
+        var sending = mutation
+        if await state.needsServerRows(mutation) { sending.returning = "*" }
+        let answer: (asked: Mutation, rows: [Row], count: Int?)
         do {
-            guard let sent = try await send(mutation, ticket: ticket, options: options) else {
+            guard let sent = try await sendAskingRows(sending, as: mutation, ticket: ticket, options: options)
+            else {
                 let pending = try await state.enqueueUnlessCleared(mutation, ticket: ticket)
                 return await queuedOutcome(mutation, pending: pending, options: options)
             }
@@ -74,8 +79,26 @@ extension Engine {
             return await queuedOutcome(mutation, pending: pending, options: options)
         }
         state.events.send(SyncEvent(.writeAccepted, mutation))
-        try await state.patchAccepted(mutation, returned: answer.rows, requestTick: tick)
-        return WriteOutcome(result: .sent(answer.rows), count: answer.count, rows: answer.rows)
+        try await state.patchAccepted(answer.asked, returned: answer.rows, requestTick: tick)
+        let rows = mutation.returning == nil ? [] : answer.rows
+        return WriteOutcome(result: .sent(rows), count: answer.count, rows: rows)
+    }
+
+    /// Sends `sending` (`write` asking for its rows); when row-level security refuses to show the
+    /// rows (an insert-only table: no read policy), PostgreSQL applied nothing, and `write` goes
+    /// as the app made it. Returns the answer and the write it answers.
+    private func sendAskingRows(
+        _ sending: Mutation, as write: Mutation, ticket: SendTicket, options: WriteOptions
+    ) async throws -> (asked: Mutation, rows: [Row], count: Int?)? {
+        do {
+            return try await send(sending, ticket: ticket, options: options).map {
+                (sending, $0.rows, $0.count)
+            }
+        } catch let refusal as PostgrestError
+            where sending.returning != write.returning && refusal.code == "42501"
+        {
+            return try await send(write, ticket: ticket, options: options).map { (write, $0.rows, $0.count) }
+        }
     }
 
     /// A queued write's outcome: with its rows as the device shows them when they are asked for,
