@@ -19,6 +19,9 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     }
 
     private let filters: [Filter]
+    /// The values the list's filters give its fetched rows (the first `fetchedCount` slots).
+    private let implied: ImpliedValues
+    private let fetchedCount: Int
     private let shape: ReadShape
     private let keys: OverlayKeys
     private let evaluator: Evaluator
@@ -59,6 +62,8 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
         keys = OverlayKeys(table: list.query.table, primaryKeys: primaryKeys)
         evaluator = Evaluator(keyColumns: Set(keys.columns))
         filters = list.query.filters
+        implied = ImpliedValues(list.query.filters)
+        fetchedCount = list.rows.count
         shape = ReadShape(list.query)
         slots = OverlaySlots(list.rows)
         let keys = keys
@@ -67,7 +72,7 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
         let reached = indexEveryRow ? nil : OverlayWorkingList.keysReached(by: writes, keys: keys)
         var index = [String: Int](minimumCapacity: reached?.keys.count ?? list.rows.count)
         for (slot, row) in list.rows.enumerated() where reached?.isEmpty != true {
-            guard let key = keys.indexKey(of: row) else { continue }
+            guard let key = keys.indexKey(of: implied.filling(row)) else { continue }
             if let reached, !reached.contains(key) { continue }
             if index[key] == nil { index[key] = slot } else { hasDuplicateKeys = true }
         }
@@ -169,14 +174,20 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
         let key = keys.indexKey(of: row)
         var match: Int?
         if let conflictColumns, let wanted = keys.values(of: row, columns: conflictColumns) {
-            match = slots.firstIndex { slot in
-                slot.flatMap { keys.values(of: $0, columns: conflictColumns) } == wanted
+            match = slots.indices.first { slot in
+                slots[slot].flatMap { keys.values(of: known($0, at: slot), columns: conflictColumns) }
+                    == wanted
             }
         }
         if match == nil, let key {
             // Without a row with the same conflict columns, the row with the same key: the server
             // never holds two rows with one key, so the list must not show two.
-            match = hasDuplicateKeys ? slots.firstIndex { $0.flatMap(keys.indexKey(of:)) == key } : index[key]
+            match =
+                hasDuplicateKeys
+                ? slots.indices.first { slot in
+                    slots[slot].flatMap { keys.indexKey(of: known($0, at: slot)) } == key
+                }
+                : index[key]
         }
         if let match, let old = slots[match] {
             return replace(match, old: old, with: old.merging(row), written: row)
@@ -206,7 +217,7 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
             .sorted()
         var changed = false
         for slot in listTargets {
-            guard let row = slots[slot], provablyMatches(row, updateFilters, pin) else { continue }
+            guard let row = slots[slot], provablyMatches(row, updateFilters, pin, at: slot) else { continue }
             if replace(slot, old: row, with: row.merging(patch), written: patch) { changed = true }
         }
         for key in outsideTargets {
@@ -232,11 +243,24 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     /// Whether an UPDATE's or DELETE's filters provably match a row. A row found through a key
     /// the filters pin, when they say nothing else and the key is text, matches without asking
     /// the evaluator (exactly equal text, UUIDs in any case, is equal under every column type).
-    private func provablyMatches(_ row: Row, _ filters: [Filter], _ pin: OverlayKeys.Pin?) -> Bool {
+    /// Whether `filters` provably match `row`; for the list's fetched row at `slot`, the
+    /// conditions the list's own filters decide count as true.
+    private func provablyMatches(
+        _ row: Row, _ filters: [Filter], _ pin: OverlayKeys.Pin?, at slot: Int? = nil
+    )
+        -> Bool
+    {
         if let pin, pin.onlyKeys, let keyColumn = keys.columns.first, case .string? = row[keyColumn] {
             return true
         }
-        return evaluator.evaluate(filters, on: row) == .true
+        guard let slot, slot < fetchedCount else { return evaluator.evaluate(filters, on: row) == .true }
+        let undecided = implied.undecided(filters, on: row)
+        return undecided.isEmpty || evaluator.evaluate(undecided, on: row) == .true
+    }
+
+    /// `row`, at `slot`, with the values the list's filters imply when it is a fetched row.
+    private func known(_ row: Row, at slot: Int) -> Row {
+        slot < fetchedCount ? implied.filling(row) : row
     }
 
     /// Whether a row known outside the list may join it once patched.
@@ -256,7 +280,7 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
         let listTargets = pinned.map { $0.compactMap { index[$0] } } ?? Array(slots.indices)
         var changed = false
         for slot in listTargets {
-            guard let row = slots[slot], provablyMatches(row, deleteFilters, pin) else { continue }
+            guard let row = slots[slot], provablyMatches(row, deleteFilters, pin, at: slot) else { continue }
             remove(slot, row: row)
             changed = true
         }
@@ -274,7 +298,7 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     private mutating func replace(_ slot: Int, old: Row, with merged: Row, written: Row) -> Bool {
         if admits(merged) == .false {
             remove(slot, row: old)
-            if tracksOutside, let key = keys.indexKey(of: merged) {
+            if tracksOutside, let key = keys.indexKey(of: known(merged, at: slot)) {
                 outside[key] = Outside(row: merged, origin: .read(shape))
             }
             return true
@@ -283,8 +307,8 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
         slots[slot] = merged
         // Only a write that carries a key column can change the row's key.
         guard keys.columns.contains(where: { written[$0] != nil }) else { return true }
-        let oldKey = keys.indexKey(of: old)
-        let newKey = keys.indexKey(of: merged)
+        let oldKey = keys.indexKey(of: known(old, at: slot))
+        let newKey = keys.indexKey(of: known(merged, at: slot))
         if oldKey != newKey {
             if let oldKey, index[oldKey] == slot { index[oldKey] = nil }
             if let newKey {
@@ -299,7 +323,7 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
 
     private mutating func remove(_ slot: Int, row: Row) {
         slots[slot] = nil
-        if let key = keys.indexKey(of: row), index[key] == slot { index[key] = nil }
+        if let key = keys.indexKey(of: known(row, at: slot)), index[key] == slot { index[key] = nil }
     }
 
     private mutating func append(_ row: Row, key: String?) {

@@ -3,8 +3,9 @@ import Foundation
 @testable import OfflineEngine
 
 /// The rules of the overlay written the plain way: every write replayed one by one on arrays of
-/// rows, every match found by scanning, no index. Shape compatibility (`ReadShape.mayJoin`) is
-/// shared with the engine: it has its own tests.
+/// rows, every match found by scanning, no index. Shape compatibility (`ReadShape.mayJoin`) and
+/// the values a list's filters imply (`ImpliedValues`, for the rows the list fetched) are shared
+/// with the engine: they have their own tests.
 struct OverlayModel {
     let evaluator = TestEvaluator(keyColumns: ["id"])
 
@@ -39,7 +40,15 @@ struct OverlayModel {
     func show(_ list: CachedList, others: [CachedList], writes: [OverlayWrite]) -> OverlayResult {
         let query = list.query
         let shape = ReadShape(query)
+        let implied = ImpliedValues(query.filters)
         var rows = list.rows
+        // Whether each row is one the list fetched (its filters' values hold for it).
+        var fetched = rows.map { _ in true }
+        func known(_ index: Int) -> Row { fetched[index] ? implied.filling(rows[index]) : rows[index] }
+        func matches(_ filters: [Filter], _ index: Int) -> Bool {
+            let undecided = fetched[index] ? implied.undecided(filters, on: rows[index]) : filters
+            return undecided.isEmpty || evaluator.evaluate(undecided, on: rows[index]) == .true
+        }
         var outside = [String: Known]()
         for other in others.sorted(by: { $0.fetchTick < $1.fetchTick }) where other.query.table == query.table
         {
@@ -62,13 +71,14 @@ struct OverlayModel {
                 for row in mutation.rows {
                     var match: Int?
                     if let conflict, !conflict.isEmpty, conflict != ["id"] {
-                        match = rows.firstIndex { sameValues($0, row, conflict) }
+                        match = rows.indices.first { sameValues(known($0), row, conflict) }
                     }
-                    if match == nil, let k = key(row) { match = rows.firstIndex { key($0) == k } }
+                    if match == nil, let k = key(row) { match = rows.indices.first { key(known($0)) == k } }
                     if let match {
                         let merged = rows[match].merging(row)
                         if admits(query, merged) == .false {
                             rows.remove(at: match)
+                            fetched.remove(at: match)
                             if let k = key(merged) { outside[k] = Known(row: merged, shape: shape) }
                             changed = true
                         } else if merged != rows[match] {
@@ -87,6 +97,7 @@ struct OverlayModel {
                     }
                     if admits(query, row) != .false {
                         rows.append(row)
+                        fetched.append(false)
                         if let k = key(row) { outside[k] = nil }
                         changed = true
                     }
@@ -95,9 +106,11 @@ struct OverlayModel {
                 let patch = mutation.rows.reduce(Row([:])) { $0.merging($1) }
                 let outsideBefore = outside
                 var next = [Row]()
-                for row in rows {
-                    guard evaluator.evaluate(mutation.filters, on: row) == .true else {
+                var nextFetched = [Bool]()
+                for (index, row) in rows.enumerated() {
+                    guard matches(mutation.filters, index) else {
                         next.append(row)
+                        nextFetched.append(fetched[index])
                         continue
                     }
                     let patched = row.merging(patch)
@@ -108,8 +121,10 @@ struct OverlayModel {
                     }
                     if patched != row { changed = true }
                     next.append(patched)
+                    nextFetched.append(fetched[index])
                 }
                 rows = next
+                fetched = nextFetched
                 for k in outsideBefore.keys.sorted() {
                     guard let known = outside[k], evaluator.evaluate(mutation.filters, on: known.row) == .true
                     else { continue }
@@ -120,6 +135,7 @@ struct OverlayModel {
                             known.shape.map { $0.mayJoin(shape, rowColumns: known.row.columns) } ?? true
                         if fits {
                             rows.append(patched)
+                            fetched.append(false)
                             changed = true
                             continue
                         }
@@ -129,9 +145,10 @@ struct OverlayModel {
                     outside[k] = Known(row: patched, shape: known.shape)
                 }
             case .delete:
-                let before = rows.count
-                rows.removeAll { evaluator.evaluate(mutation.filters, on: $0) == .true }
-                changed = rows.count != before
+                let kept = rows.indices.filter { !matches(mutation.filters, $0) }
+                changed = kept.count != rows.count
+                rows = kept.map { rows[$0] }
+                fetched = kept.map { fetched[$0] }
                 outside = outside.filter { evaluator.evaluate(mutation.filters, on: $0.value.row) != .true }
             }
             if changed && write.isQueued { pending = true }

@@ -1,0 +1,95 @@
+import Foundation
+import PostgresGateway
+import Testing
+
+@testable import OfflineEngine
+
+/// The values a list's filters imply, against a real PostgreSQL: wherever the overlay takes a
+/// write's condition as decided for a list's row (``ImpliedValues``), PostgreSQL holds it true for
+/// every row the list's filter admits, over a column of every type a JSON value may come from.
+@Suite("Implied values against a real PostgreSQL")
+struct ImpliedValuesDifferentialTests {
+    @Test("no value a list's filter implies ever decides a write's condition PostgreSQL would not")
+    func neverDecidesWhatPostgresWouldNot() throws {
+        var random = SeededRandom(seed: 20_261_202)
+        let database = try PostgresServer.shared().createDatabase(named: "implied")
+        let connection = try database.connect()
+        let withCitext = (try? connection.execute("CREATE EXTENSION IF NOT EXISTS citext")) != nil
+        try connection.execute("CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy', 'Happy Days', 'OK')")
+        try connection.execute("CREATE TYPE pair AS (a int, b text)")
+        let columns = DifferentialColumns.all(withCitext: withCitext, random: &random)
+        let definitions = columns.map { "\"\($0.name)\" \($0.sqlType)" }.joined(separator: ", ")
+        try connection.execute("CREATE TABLE cases (n serial PRIMARY KEY, \(definitions))")
+        for column in columns {
+            for text in column.pool + column.oddities + [nil] as [String?] {
+                // A value the type refuses is no row: skip it.
+                _ = try? connection.execute("INSERT INTO cases (\"\(column.name)\") VALUES ($1)", [text])
+            }
+        }
+        var cases = 0
+        var decided = 0
+        var unsound: [String] = []
+        for column in columns {
+            let texts = Array(Set(column.pool + column.oddities)).sorted()
+            for listText in texts {
+                let lists = [Self.eq(column.name, listText), Self.single(column.name, listText)]
+                let writeTexts = [listText, listText.uppercased(), " " + listText, random.pick(texts)]
+                for list in lists {
+                    let implied = ImpliedValues([list])
+                    for writeText in writeTexts {
+                        for write in [Self.eq(column.name, writeText), Self.single(column.name, writeText)] {
+                            cases += 1
+                            guard implied.undecided([write], on: Row([:])).isEmpty else { continue }
+                            decided += 1
+                            var sql = GatewaySQL()
+                            guard let listClause = try? sql.whereClause([list]),
+                                let writeClause = try? sql.whereClause([write]),
+                                let counted = try? connection.execute(
+                                    "SELECT count(*) FROM cases WHERE \(listClause) AND NOT coalesce(\(writeClause), false)",
+                                    sql.parameters)
+                            else { continue }
+                            if counted.first?.first != "0" {
+                                unsound.append("\(column.label): \(list) / \(write)")
+                            }
+                        }
+                    }
+                }
+            }
+            for word in ["null", "true", "false"] {
+                let implied = ImpliedValues([Self.is(column.name, word)])
+                for other in ["null", "NULL", "true", "false"] {
+                    cases += 1
+                    guard implied.undecided([Self.is(column.name, other)], on: Row([:])).isEmpty else {
+                        continue
+                    }
+                    decided += 1
+                    var sql = GatewaySQL()
+                    guard let listClause = try? sql.whereClause([Self.is(column.name, word)]),
+                        let writeClause = try? sql.whereClause([Self.is(column.name, other)]),
+                        let counted = try? connection.execute(
+                            "SELECT count(*) FROM cases WHERE \(listClause) AND NOT coalesce(\(writeClause), false)",
+                            sql.parameters)
+                    else { continue }
+                    if counted.first?.first != "0" {
+                        unsound.append("\(column.label): is.\(word) / is.\(other)")
+                    }
+                }
+            }
+        }
+        print("implied: \(cases) cases, \(decided) decided, \(unsound.count) unsound")
+        #expect(decided > 0)
+        #expect(unsound.isEmpty, "\(unsound.prefix(10))")
+    }
+
+    private static func eq(_ column: String, _ text: String) -> Filter {
+        .condition(FilterCondition(column: column, op: .eq, operand: .value(text), negated: false))
+    }
+
+    private static func single(_ column: String, _ text: String) -> Filter {
+        .condition(FilterCondition(column: column, op: .in, operand: .list([text]), negated: false))
+    }
+
+    private static func `is`(_ column: String, _ word: String) -> Filter {
+        .condition(FilterCondition(column: column, op: .is, operand: .value(word), negated: false))
+    }
+}
