@@ -14,6 +14,9 @@ public enum ClientError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `retry(_:)` named a write that is not among the rejected writes (retried or discarded
     /// already), or one whose stored copy could not be read, which cannot be sent.
     case notRejected
+    /// A read found the network down and nothing saved on this device for it: it has never been
+    /// answered here (or its list was cleared or evicted). It needs the network once.
+    case notCached
 
     public var description: String {
         switch self {
@@ -21,6 +24,8 @@ public enum ClientError: Error, Sendable, Hashable, CustomStringConvertible {
         case .offline: return "The network is unavailable, and this call is online only."
         case .cleared: return "The local data was cleared while the request was under way."
         case .notRejected: return "There is no rejected change with this id that can be sent again."
+        case .notCached:
+            return "Nothing is saved on this device for this read yet; it needs the network once."
         case .queuedWithoutRow:
             return
                 "The change is saved on the device and will sync, but the row it changed is not on the device to show."

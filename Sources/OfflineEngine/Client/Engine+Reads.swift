@@ -112,8 +112,12 @@ extension Engine {
             failure = error
         }
         let facts = await state.currentFacts(of: table)
-        // Neither the server nor the cache can answer.
-        if let failure, facts.lists[key] == nil { throw failure }
+        // Neither the server nor the cache can answer: offline, say that nothing is saved for it
+        // (not that the call is online only); a server's refusal says what the server said.
+        if let failure, facts.lists[key] == nil {
+            if case ClientError.offline? = failure as? ClientError { throw ClientError.notCached }
+            throw failure
+        }
         var composer = SnapshotComposer(query: query, primaryKeys: primaryKeys, startAnswers: 0)
         let composed = composer.compose(facts, RefreshReport(state: .idle, answer: facts.answers))
             .snapshot

@@ -78,7 +78,7 @@ struct ClientSessionTests {
         #expect(try await firstValue(of: fixture.client.session) { _ in true } == .signedOut)
         #expect(try await firstValue(of: fixture.client.pendingMutationCount()) { _ in true } == 0)
         #expect(try await firstValue(of: fixture.client.rejectedMutations()) { _ in true }.isEmpty)
-        await #expect(throws: ClientError.offline) {
+        await #expect(throws: ClientError.notCached) {
             _ = try await fixture.client.from("tasks").select().fetch()
         }
         await fixture.client.close()

@@ -183,9 +183,13 @@ struct LiveReadTests {
         await fixture.client.disableNetwork()
         let offline = try await fixture.client.from("tasks").select().fetch()
         #expect(offline.rows.map { $0["title"] } == ["a"])
-        await #expect(throws: ClientError.offline) {
+        // Nothing saved for this read: its own error, not the online-only one.
+        await #expect(throws: ClientError.notCached) {
             _ = try await fixture.client.from("tasks").select().eq("title", value: "b").fetch()
         }
+        #expect(
+            ClientError.notCached.description.contains("Nothing is saved on this device for this read yet"))
+        #expect(ClientError.notCached.description != ClientError.offline.description)
         await fixture.client.enableNetwork()
         let again = try await fixture.client.from("tasks").select().fetch()
         #expect(again.rows.map { $0["title"] } == ["a", "b"])
