@@ -23,11 +23,14 @@ func say(_ line: String) {
 }
 
 do {
-    let client = try await OfflineClient(
+    // Top-level code names the synchronous initialiser; `open()` opens the store before the
+    // first write, as the opening initialiser would.
+    let client = OfflineClient(
         configuration: Configuration(
             url: url, apiKey: "anon-key",
             storage: .directory(URL(fileURLWithPath: arguments[1], isDirectory: true)),
             primaryKeys: ["journal": ["id"]], transport: URLSessionTransport()))
+    try await client.open()
     await client.disableNetwork()
     try await client.signIn(AuthSession(accessToken: arguments[4], userID: arguments[3]))
     for n in first..<(first + count) {

@@ -4,15 +4,33 @@ import OfflineEngine
 // The catalog's Getting Started snippets (Sources/OfflineEngine/OfflineEngine.docc), one function
 // each, with the placeholders they name as parameters. Changes are marked "adapted".
 
-/// "Open a client" (compiled only: it names a real URL).
-func gettingStartedOpen(anonKey: String, appSupportURL: URL) async throws -> OfflineClient {
-    let client = try await OfflineClient(
+/// "Open a client" (compiled only: it names a real URL). Adapted: a synchronous function, as a
+/// global's or an `init`'s context is.
+func gettingStartedOpen(anonKey: String, appSupportURL: URL) -> OfflineClient {
+    let client = OfflineClient(
         configuration: Configuration(
             url: URL(string: "https://abc.supabase.co")!,
             apiKey: anonKey,
             storage: .directory(appSupportURL)
         ))
     return client
+}
+
+/// Asking whether the store opened.
+func gettingStartedAsk(_ client: OfflineClient) async throws {
+    do {
+        try await client.open()
+    } catch let error as StoreError {
+        showStoreProblem(error)  // Storage.reset() starts over, if the user agrees
+    }
+}
+
+/// Opening the store before returning, in an `async` function.
+func gettingStartedOpenAsync(anonKey: String, appSupportURL: URL) async throws -> OfflineClient {
+    try await OfflineClient(
+        configuration: Configuration(
+            url: URL(string: "https://abc.supabase.co")!, apiKey: anonKey, storage: .directory(appSupportURL))
+    )
 }
 
 /// Handing the client the user's session, and taking it back.

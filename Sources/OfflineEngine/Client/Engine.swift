@@ -18,16 +18,24 @@ final class Engine: Sendable {
     let liveReads = LiveReads()
     let calls = CallGate()
     /// The replay loop, the watchers, the restore and the client's stream bridges, as child tasks.
-    let background = BackgroundWork()
+    let background: BackgroundWork
 
-    init(configuration: Configuration, store: Store) {
+    /// An engine on the open `store`. The client hands over the parts it made before the store
+    /// opened: the background work the open ran in, the network monitor and the events' broadcast.
+    init(
+        configuration: Configuration, store: Store, background: BackgroundWork = BackgroundWork(),
+        connectivity: ConnectivityMonitor = ConnectivityMonitor(),
+        events: EventBroadcast<SyncEvent, Never> = EventBroadcast()
+    ) {
         self.configuration = configuration
+        self.background = background
         endpoint = RESTEndpoint(url: configuration.url, apiKey: configuration.apiKey)
         primaryKeys = PrimaryKeys(configuration.keyColumns)
         transport = RetryingTransport(base: configuration.transport, clock: configuration.clock)
-        connectivity = ConnectivityMonitor()
+        self.connectivity = connectivity
         state = EngineState(
-            store: store, configuration: configuration, connectivity: connectivity, liveReads: liveReads)
+            store: store, configuration: configuration, connectivity: connectivity, liveReads: liveReads,
+            events: events)
     }
 
     /// Reads for requests whose answers this state judges.
@@ -169,13 +177,27 @@ final class Engine: Sendable {
     /// Ends the client: refreshes stop and live readers finish, the calls under way end as they
     /// would offline, then the fact streams finish and the store closes.
     func close() async {
-        guard calls.refuseNewCalls() else { return }
+        guard await closeParts() else { return }
+        await background.stop()
+        await state.store.close()
+    }
+
+    /// Ends a client whose ``start()`` threw, from inside its background work (which it cannot
+    /// stop from there; nothing was started in it): everything ``close()`` ends but that work.
+    func abandon() async {
+        guard await closeParts() else { return }
+        await state.store.close()
+    }
+
+    /// Refuses new calls and ends the live reads, the calls under way and the fact streams;
+    /// `false` when a close had begun already.
+    private func closeParts() async -> Bool {
+        guard calls.refuseNewCalls() else { return false }
         await state.beginClosing()
         await liveReads.close()
         await calls.waitUntilIdle()
         await state.close()
         connectivity.close()
-        await background.stop()
-        await state.store.close()
+        return true
     }
 }

@@ -33,7 +33,7 @@ extension OfflineClient {
     ///
     /// Throws ``ClientError/closed`` when the client closes while the write is still queued.
     public func outcome(of id: UUID) async throws -> MutationOutcome {
-        try await engine.outcome(of: id)
+        try await openedEngine().outcome(of: id)
     }
 }
 

@@ -10,7 +10,7 @@ extension OfflineClient {
     /// print(ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .file))
     /// ```
     public func cacheSize() async throws -> Int {
-        try await engine.cacheSize()
+        try await openedEngine().cacheSize()
     }
 
     /// Removes the cached lists of `table`, so their rows are fetched again when next read;
@@ -22,7 +22,7 @@ extension OfflineClient {
     /// ```
     @discardableResult
     public func evict(table: String, schema: String? = nil) async throws -> Int {
-        try await engine.evict(.table(schema: schema, table: table), compacting: false)
+        try await openedEngine().evict(.table(schema: schema, table: table), compacting: false)
     }
 
     /// Removes every cached list the budget could evict, then gives the space back to the file
@@ -30,6 +30,6 @@ extension OfflineClient {
     /// lists that are pinned (see ``CachePolicy``) stay; ``clearLocalData()`` removes everything.
     @discardableResult
     public func purge() async throws -> Int {
-        try await engine.evict(.all, compacting: true)
+        try await openedEngine().evict(.all, compacting: true)
     }
 }

@@ -21,7 +21,7 @@ extension OfflineClient {
     /// discarded already, or its stored copy could not be read and it cannot be sent).
     @discardableResult
     public func retry(_ id: UUID, values: [Row]? = nil) async throws -> PendingMutation {
-        try await engine.retryRejected(id, values: values)
+        try await openedEngine().retryRejected(id, values: values)
     }
 
     /// `retry(_:values:)` with the values as the app's own type (encoded with
@@ -34,13 +34,13 @@ extension OfflineClient {
         } catch {
             throw QueryError(.valuesAreNotRows)
         }
-        return try await engine.retryRejected(id, values: rows)
+        return try await openedEngine().retryRejected(id, values: rows)
     }
 
     /// Removes a rejected write for good, once the app has shown or handled it (the same as
     /// ``dismissRejected(_:)``). Nothing leaves the rejected writes without the app saying so.
     public func discard(_ id: UUID) async throws {
-        try await engine.dismissRejected(id)
+        try await openedEngine().dismissRejected(id)
     }
 
     /// Returns once the current user's queue is empty: every write they made was accepted or
@@ -56,16 +56,17 @@ extension OfflineClient {
 
     /// Tries the queue at once, and every live read waiting on its retry schedule (Refreshing
     /// after a failure, or Stalled), without waiting for the schedule. A read paused while the
-    /// network is known down stays paused.
+    /// network is known down stays paused. Before the store opened there is nothing to try: the
+    /// queue is tried once it opens.
     public func syncNow() async {
-        engine.syncNow()
+        opening.current?.syncNow()
     }
 
     /// Marks every cached list of `table` stale: their live readers fetch again now, and other
     /// reads fetch before their rows count as the server's. For a change the app knows of that
     /// the engine cannot see (another device's write, a server-side job).
     public func invalidate(table: String, schema: String? = nil) async throws {
-        try await engine.invalidate(TableID(schema: schema, table: table))
+        try await openedEngine().invalidate(TableID(schema: schema, table: table))
     }
 }
 
@@ -74,6 +75,6 @@ extension ReadQuery {
     /// already refreshing goes on. Its snapshots show the answer.
     public func refresh() async throws {
         guard let client else { throw ClientError.closed }
-        client.engine.liveReads.markStale(keys: [query.canonicalKey], reason: .write)
+        try await client.openedEngine().liveReads.markStale(keys: [query.canonicalKey], reason: .write)
     }
 }

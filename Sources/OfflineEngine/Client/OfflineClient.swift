@@ -3,16 +3,106 @@ import Streams
 
 /// The entry point: offline-first reads and writes against one Supabase/PostgREST project.
 ///
-/// Open one per app (or per account store) and keep it for the app's life; everything it hands
-/// out is `Sendable` and is consumed as `for try await` streams. ``close()`` ends it.
+/// Make one per app (or per account store) and keep it for the app's life, as supabase-swift's
+/// `SupabaseClient`: a global, or a property set in a synchronous `init`. Everything it hands out
+/// is `Sendable` and is consumed as `for try await` streams. ``close()`` ends it.
+///
+/// ```swift
+/// let supabase = OfflineClient(configuration: Configuration(
+///     url: URL(string: "https://abc.supabase.co")!, apiKey: anonKey, storage: .directory(appSupportURL)))
+/// ```
 public final class OfflineClient: Sendable {
-    let engine: Engine
+    /// What the client was made with.
+    let configuration: Configuration
+    /// The store's open, and the engine once it opened.
+    let opening: ClientOpening
+    /// The network as the client sees it, from before the store opens (``disableNetwork()``).
+    let network: ConnectivityMonitor
+    /// What the client does (``events``), subscribed to from before the store opens.
+    let eventBroadcast: EventBroadcast<SyncEvent, Never>
 
-    /// Opens the store, reads back the stored session, and starts replaying queued writes.
+    /// Makes a client at once, without blocking and without throwing: the store opens in the
+    /// background, and calls wait for it.
+    ///
+    /// The store starts opening at the first call or stream that needs it, or at ``open()``;
+    /// queued writes of an earlier run start replaying once it is open. When it cannot open
+    /// (corrupt, unreadable, written by a newer version), every call and stream throws the same
+    /// ``StoreError``; ``open()`` is the call to ask, and ``Storage/reset()`` deletes the store if
+    /// the app chooses to start over:
+    ///
+    /// ```swift
+    /// let supabase = OfflineClient(configuration: configuration)   // a global, as with supabase-swift
+    ///
+    /// do {
+    ///     try await supabase.open()   // optional: the first call opens the store as well
+    /// } catch let error as StoreError {
+    ///     showStoreProblem(error)
+    /// }
+    /// ```
+    ///
+    /// In an `async` function, `OfflineClient(configuration:)` names the opening initialiser
+    /// (Swift prefers it there): write `try await`, or make the client in a synchronous context.
+    public convenience init(configuration: Configuration) {
+        self.init(making: configuration)
+    }
+
+    /// Makes a client and opens its store before returning: reads back the stored session and
+    /// starts replaying queued writes.
     ///
     /// Throws ``StoreError`` when the store cannot be opened (corrupt, unreadable, written by a
     /// newer version); ``Storage/reset()`` deletes it if the app chooses to start over.
-    public init(configuration: Configuration) async throws {
+    ///
+    /// ```swift
+    /// let client = try await OfflineClient(configuration: configuration)
+    /// ```
+    public convenience init(configuration: Configuration) async throws {
+        self.init(making: configuration)
+        do {
+            try await open()
+        } catch {
+            await close()
+            throw error
+        }
+    }
+
+    private init(making configuration: Configuration) {
+        self.configuration = configuration
+        let network = ConnectivityMonitor()
+        let events = EventBroadcast<SyncEvent, Never>()
+        self.network = network
+        eventBroadcast = events
+        opening = ClientOpening { background in
+            try await Self.open(configuration, in: background, network: network, events: events)
+        }
+    }
+
+    /// Opens the store now if nothing has opened it yet, and returns once it is open and queued
+    /// writes are replaying.
+    ///
+    /// Every call waits for the store on its own; this is the call to ask whether it opened,
+    /// and to start the replay at launch before any read or write.
+    ///
+    /// ```swift
+    /// try await client.open()
+    /// ```
+    ///
+    /// Throws ``StoreError`` when the store cannot be opened (the same error every call throws),
+    /// and ``ClientError/closed`` after ``close()``.
+    public func open() async throws {
+        let engine = try await opening.engine()
+        guard !engine.calls.isClosed else { throw ClientError.closed }
+    }
+
+    /// The engine, once the store is open: every call's first step (see ``ClientOpening``).
+    func openedEngine() async throws -> Engine {
+        try await opening.engine()
+    }
+
+    /// Opens the store and starts an engine on it, in `background` (the engine's background work).
+    private static func open(
+        _ configuration: Configuration, in background: BackgroundWork, network: ConnectivityMonitor,
+        events: EventBroadcast<SyncEvent, Never>
+    ) async throws -> Engine {
         let store = try await Store.openInBackground(configuration.storage)
         #if canImport(Darwin)
             do {
@@ -22,13 +112,16 @@ public final class OfflineClient: Sendable {
                 throw error
             }
         #endif
-        engine = Engine(configuration: configuration, store: store)
+        let engine = Engine(
+            configuration: configuration, store: store, background: background, connectivity: network,
+            events: events)
         do {
             try await engine.start()
         } catch {
-            await engine.close()
+            await engine.abandon()
             throw error
         }
+        return engine
     }
 
     /// The table `name` in the default schema: the start of every read and write.
@@ -48,60 +141,59 @@ public final class OfflineClient: Sendable {
     public func pendingMutations(table: String, schema: String? = nil) -> AsyncThrowingStream<
         [PendingMutation], Error
     > {
-        let engine = engine
         let id = TableID(schema: schema, table: table)
-        return stream { try await engine.pendingMutations(of: id) }
+        return stream { engine in try await engine.pendingMutations(of: id) }
     }
 
     /// How many writes of the current user wait in the queue.
     public func pendingMutationCount() -> AsyncThrowingStream<Int, Error> {
-        let engine = engine
-        return stream { engine.pendingMutationCount }
+        stream { engine in engine.pendingMutationCount }
     }
 
     /// Writes the server refused for good, kept until dismissed.
     public func rejectedMutations() -> AsyncThrowingStream<[RejectedMutation], Error> {
-        let engine = engine
-        return stream { engine.rejectedMutations }
+        stream { engine in engine.rejectedMutations }
     }
 
     /// Forgets a rejected write once the app has shown it.
     public func dismissRejected(_ id: UUID) async throws {
-        try await engine.dismissRejected(id)
+        try await openedEngine().dismissRejected(id)
     }
 
     // MARK: Network and session
 
     /// The network as the client sees it: `.online`, `.offline` or `.unknown` (treated as up).
     public var connectivity: AsyncThrowingStream<Connectivity, Error> {
-        let engine = engine
-        return stream { engine.connectivity.states() }
+        stream { [network] _ in network.states() }
     }
 
     /// What the client does, as it happens (see ``SyncEvent``), for logs and metrics: never
     /// values, URLs or tokens. Every event after the stream is asked for is kept until read;
     /// the stream finishes when the client closes.
     public var events: AsyncThrowingStream<SyncEvent, Error> {
-        guard !engine.calls.isClosed else {
-            return AsyncThrowingStream { $0.finish(throwing: ClientError.closed) }
-        }
         // Subscribed now: no event after this call is missed.
-        return engine.state.events.stream()
+        let subscribed = eventBroadcast.stream()
+        if let engine = opening.current {
+            guard !engine.calls.isClosed else {
+                return AsyncThrowingStream { $0.finish(throwing: ClientError.closed) }
+            }
+            return subscribed
+        }
+        // Handed on once the store opened, or ended with the error that kept it from opening.
+        return stream(bufferingPolicy: .unbounded) { _ in subscribed }
     }
 
     /// The client's sync at a glance (see ``SyncStatus``): the network, whether the queue is
     /// being sent, how many writes wait and since when, the last upload error, when a write was
     /// last accepted, and whether writes wait for a session.
     public var syncStatus: AsyncThrowingStream<SyncStatus, Error> {
-        let engine = engine
-        return stream { engine.syncStatus }
+        stream { engine in engine.syncStatus }
     }
 
     /// The session: `.restoring` while the stored one is read back, then `.signedOut` or
     /// `.signedIn`.
     public var session: AsyncThrowingStream<SessionState, Error> {
-        let engine = engine
-        return stream { engine.state.session.values() }
+        stream { engine in engine.state.session.values() }
     }
 
     /// Lets requests go out again after ``disableNetwork()``; waiting refreshes and the queue try
@@ -109,23 +201,23 @@ public final class OfflineClient: Sendable {
     public func enableNetwork() async {
         // The monitor reports the network coming back, which wakes the replay once; waking it
         // here as well would cut short the wait after a failure of the pass that wake began.
-        engine.connectivity.enableNetwork()
+        network.enableNetwork()
     }
 
     /// Treats the network as down until ``enableNetwork()``: reads show the device's rows
     /// (Paused) and writes queue.
     public func disableNetwork() async {
-        engine.connectivity.disableNetwork()
+        network.disableNetwork()
     }
 
     /// Hands the client a signed-in user's session (from your auth client).
     public func signIn(_ session: AuthSession) async throws {
-        try await engine.signIn(session)
+        try await openedEngine().signIn(session)
     }
 
     /// Forgets the session; requests carry the API key only.
     public func signOut() async throws {
-        try await engine.signOut()
+        try await openedEngine().signOut()
     }
 
     /// Follows an auth client's session changes, such as supabase-swift's `authStateChanges`
@@ -140,30 +232,46 @@ public final class OfflineClient: Sendable {
     /// Wipes cached lists, the queue, the replay log, rejected writes and the stored session.
     /// Answers to requests that left before are refused.
     public func clearLocalData() async throws {
-        try await engine.clearLocalData()
+        try await openedEngine().clearLocalData()
     }
 
     /// Ends the client: calls under way end as they would offline, streams being read finish,
-    /// and later calls and streams fail with ``ClientError/closed``.
+    /// and later calls and streams fail with ``ClientError/closed``. A store still opening is
+    /// closed once it opened; a client whose store never opened only stops taking calls.
     public func close() async {
-        await engine.close()
+        await opening.close { engine in await engine.close() }
+        // Ended by the engine's close when it opened; here for a client that never had one.
+        eventBroadcast.finish()
+        network.close()
     }
 
     // MARK: Streams
 
     /// Bridges one of the engine's broadcasts to a stream that fails with ``ClientError/closed``
-    /// when asked for after `close()`, and finishes when the client closes.
+    /// when asked for after `close()`, and finishes when the client closes. Before the store
+    /// opens, it starts the open and waits for it; a store that cannot open ends it with its
+    /// ``StoreError``.
     private func stream<Source: AsyncSequence & Sendable>(
-        _ source: @escaping @Sendable () async throws -> Source
+        bufferingPolicy: AsyncThrowingStream<Source.Element, Error>.Continuation.BufferingPolicy =
+            .bufferingNewest(1),
+        _ source: @escaping @Sendable (Engine) async throws -> Source
     ) -> AsyncThrowingStream<Source.Element, Error> where Source.Element: Sendable {
-        guard !engine.calls.isClosed else {
+        let background: BackgroundWork
+        do {
+            background = try opening.background()
+        } catch {
+            return AsyncThrowingStream { $0.finish(throwing: error) }
+        }
+        if let engine = opening.current, engine.calls.isClosed {
             return AsyncThrowingStream { $0.finish(throwing: ClientError.closed) }
         }
         let (stream, continuation) = AsyncThrowingStream.makeStream(
-            of: Source.Element.self, bufferingPolicy: .bufferingNewest(1))
-        engine.background.forward(until: continuation) {
+            of: Source.Element.self, bufferingPolicy: bufferingPolicy)
+        let opening = opening
+        background.forward(until: continuation) {
             do {
-                for try await value in try await source() {
+                let engine = try await opening.engine()
+                for try await value in try await source(engine) {
                     continuation.yield(value)
                 }
                 continuation.finish()
@@ -177,6 +285,16 @@ public final class OfflineClient: Sendable {
     /// A live read's stream; see ``ReadQuery/snapshots()``. The read starts at once, in the
     /// background work, and its reader leaves when the stream's consumer stops.
     func snapshots(of query: QueryDescription) -> AsyncThrowingStream<QuerySnapshot, Error> {
+        guard let engine = opening.current else {
+            // Before the store opened: the open starts now, and the read joins at the first `next()`.
+            do {
+                _ = try opening.background()
+            } catch {
+                return AsyncThrowingStream { $0.finish(throwing: error) }
+            }
+            let reader = OpeningSnapshotReader(opening: opening, query: query)
+            return AsyncThrowingStream { try await reader.next() }
+        }
         guard !engine.calls.isClosed else {
             return AsyncThrowingStream { $0.finish(throwing: ClientError.closed) }
         }
@@ -210,13 +328,13 @@ extension ReadQuery {
     /// ```
     public func fetch() async throws -> FetchResult {
         guard let client else { throw ClientError.closed }
-        return try await client.engine.fetchOnce(query)
+        return try await client.openedEngine().fetchOnce(query)
     }
 }
 
 extension OfflineClient {
     /// The encoder of the values handed to writes and calls (``Configuration/encoder``).
-    var encoder: JSONEncoder { engine.configuration.encoder }
+    var encoder: JSONEncoder { configuration.encoder }
     /// The decoder of the values read back (``Configuration/decoder``).
-    var decoder: JSONDecoder { engine.configuration.decoder }
+    var decoder: JSONDecoder { configuration.decoder }
 }

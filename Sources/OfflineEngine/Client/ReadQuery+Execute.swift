@@ -13,7 +13,7 @@ extension ReadQuery {
     /// both with the user's queued writes laid over them. Throws when neither can answer.
     public func execute<T: Decodable>() async throws -> ReadResponse<T> {
         guard let client else { throw ClientError.closed }
-        let (result, count) = try await client.engine.fetchOnce(query, options: options)
+        let (result, count) = try await client.openedEngine().fetchOnce(query, options: options)
         let value = try options.shape.json(of: result.rows).decode(T.self, with: client.decoder)
         return ReadResponse(value: value, count: count, result: result)
     }
@@ -28,7 +28,7 @@ extension ReadQuery {
     @discardableResult
     public func execute() async throws -> ReadResponse<Void> {
         guard let client else { throw ClientError.closed }
-        let (result, count) = try await client.engine.fetchOnce(query, options: options)
+        let (result, count) = try await client.openedEngine().fetchOnce(query, options: options)
         if !options.head { _ = try options.shape.json(of: result.rows) }
         return ReadResponse(value: (), count: count, result: result)
     }

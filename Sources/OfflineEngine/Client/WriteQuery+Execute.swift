@@ -64,7 +64,7 @@ extension WriteQuery {
     {
         let options = WriteOptions(count: count, shape: shape, rowsAsWritten: rowsAsWritten)
         do {
-            return try await client.engine.execute(mutation, policy: policy, options: options)
+            return try await client.openedEngine().execute(mutation, policy: policy, options: options)
         } catch let refusal as PostgrestError
             where shape == .maybeSingle && refusal.code == "PGRST116"
             && refusal.details?.contains(" 0 rows") == true

@@ -18,7 +18,7 @@ actor EngineState {
     nonisolated let session = StateBroadcast<SessionState, Never>(.restoring)
     nonisolated let queueFacts = StateBroadcast<QueueFacts, Never>(QueueFacts())
     /// What the client did, for the app's logs (``OfflineClient/events``).
-    nonisolated let events = EventBroadcast<SyncEvent, Never>()
+    nonisolated let events: EventBroadcast<SyncEvent, Never>
     /// How the replay stands: sending or not, its last failure, its last success.
     nonisolated let uploads = StateBroadcast<UploadFacts, Never>(UploadFacts())
     nonisolated let rejected: RejectedWrites
@@ -36,9 +36,12 @@ actor EngineState {
     var tables = Tables()
     var closed = false
 
-    init(store: Store, configuration: Configuration, connectivity: ConnectivityMonitor, liveReads: LiveReads)
-    {
+    init(
+        store: Store, configuration: Configuration, connectivity: ConnectivityMonitor, liveReads: LiveReads,
+        events: EventBroadcast<SyncEvent, Never> = EventBroadcast()
+    ) {
         self.store = store
+        self.events = events
         primaryKeys = PrimaryKeys(configuration.keyColumns)
         responseTrust = configuration.responseTrust
         self.connectivity = connectivity

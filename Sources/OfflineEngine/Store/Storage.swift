@@ -12,7 +12,7 @@ public enum Storage: Sendable, Hashable {
 extension Storage {
     /// Deletes the store's files, so the next client opened on this storage starts empty.
     ///
-    /// Call it, with no client open on the storage, when ``OfflineClient/init(configuration:)``
+    /// Call it, with no client open on the storage, when ``OfflineClient/open()``
     /// threw a ``StoreError`` (a damaged, unreadable or newer store) and the user agreed to start
     /// over. Queued writes in the store are lost.
     public func reset() throws(StoreError) {

@@ -6,6 +6,13 @@ import Foundation
 /// every owner's rejected writes, how many readers hold a live read, and two points to
 /// interleave with (a write waiting behind one sent at once, `close()` begun).
 extension OfflineClient {
+    /// The client's engine; the client must be open (made with `try await OfflineClient(...)`, or
+    /// after `open()`).
+    var engine: Engine {
+        guard let engine = opening.current else { preconditionFailure("the client's store is not open") }
+        return engine
+    }
+
     /// The client's store.
     var store: Store { engine.state.store }
 

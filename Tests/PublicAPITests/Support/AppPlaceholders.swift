@@ -1,10 +1,16 @@
 import Foundation
+import OfflineEngine
 
 // What the snippets take from the app around them: a screen to show rows on and an auth client.
 
 /// Shows rows on screen (the snippets' `show(_:offline:)`); here it only keeps them.
 func show(_ tasks: [Task], offline: Bool) {
     _ = (tasks, offline)
+}
+
+/// Tells the user their store cannot be opened (the snippets' `showStoreProblem(_:)`).
+func showStoreProblem(_ error: StoreError) {
+    _ = error
 }
 
 /// The app's auth client, as the catalog's session-restore snippet uses it.
