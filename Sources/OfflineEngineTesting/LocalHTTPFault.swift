@@ -10,6 +10,9 @@ public enum LocalHTTPFault: Sendable {
     /// The handler answers, and the answer is held this long (real time) before it is sent:
     /// a slow answer that writes may overtake.
     case delay(Duration)
+    /// The handler answers, and the answer is sent once `release` returns: a slow answer that a
+    /// test lets go only after a write overtook it, whatever the machine's load.
+    case held(until: @Sendable () async -> Void)
     /// The handler answers, then the connection closes halfway through the body (the head is
     /// sent whole, with a body promised when the answer had none).
     case dropMidBody

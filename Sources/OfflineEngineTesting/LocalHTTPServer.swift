@@ -220,6 +220,9 @@ public final class LocalHTTPServer: Sendable {
         case .delay(let duration)?:
             try? await Task.sleep(for: duration)
             Self.write(bytes, to: exchange.socket)
+        case .held(let release)?:
+            await release()
+            Self.write(bytes, to: exchange.socket)
         case .dropMidBody?:
             // The head promises a body of which half arrives (a few bytes when it had none). The
             // head itself is whole: on Linux, URLSession stops the process when a connection

@@ -109,7 +109,9 @@ struct GatewayFaultTests {
         try await LocalHTTPServer.serving(handler) { local in
             let client = try await Self.client(local)
             let (held, holding) = AsyncStream.makeStream(of: Void.self)
-            local.inject(.delay(.milliseconds(500))) { request in
+            // The read's answer (the server's rows before the write) goes only once the write returned.
+            let (released, release) = AsyncStream.makeStream(of: Void.self)
+            local.inject(.held(until: { for await _ in released { return } })) { request in
                 guard request.method == .get else { return false }
                 holding.yield()
                 return true
@@ -132,6 +134,7 @@ struct GatewayFaultTests {
                 let row: Row = ["id": 9, "title": "new", "user_id": .string(Self.alice)]
                 _ = try await client.from("tasks").insert(row).execute()
                 log.markWriteReturned()
+                release.yield()
                 try await group.next()
                 group.cancelAll()
             }
