@@ -11,8 +11,8 @@ enum LiveBenchmark {
     private static let readersPerQuery = 10
     private static let rowsPerQuery = 1_000
     private static let writeCount = 1_000
-    private static let writerCount = 8
-    private static let writesPerWriter = 125
+    static let writerCount = 8
+    static let writesPerWriter = 125
     /// Rounds of concurrent writes, alternating between the client with readers and the one
     /// without; the medians are compared, so a hiccup of the machine does not decide the ratio.
     private static let rounds = 5
@@ -38,6 +38,24 @@ enum LiveBenchmark {
                     measure: measure, name: name, value: engine.percentile(percentile),
                     baseline: baseline.percentile(percentile), origin: origin)
             }
+        }
+        try await reportModels()
+    }
+
+    /// `live.models`: observable models (issue 32) against plain `for try await` readers of the
+    /// same lists, with rows as `QueryRows` and decoded.
+    static func reportModels() async throws {
+        for decoding in [false, true] {
+            let (models, plain) = try await LiveModelsBenchmark.run(decoding: decoding)
+            let (suffix, rows) = decoding ? ("_decoded", "decoded into a struct") : ("", "QueryRows")
+            print(
+                #"{"bench":"live.observed_models\#(suffix)","value":\#(Int(models)),"#
+                    + #""unit":"writes/s","baseline":\#(Int(plain)),"ratio":\#(format(models / max(plain, 1))),"#
+                    + #""writers":\#(writerCount),"writes":\#(writerCount * writesPerWriter),"rounds":\#(rounds),"#
+                    + #""models":\#(queryCount * readersPerQuery),"queries":\#(queryCount),"#
+                    + #""rows":"\#(rows)","#
+                    + #""baseline_kind":"the same writes with 100 plain for-try-await readers, median of alternating rounds"}"#
+            )
         }
     }
 
@@ -131,7 +149,7 @@ enum LiveBenchmark {
 
     /// Queued writes per second from `writerCount` tasks writing at once, each awaiting its
     /// write before the next.
-    private static func concurrentWrites(on client: OfflineClient, firstID: Int) async throws -> Double {
+    static func concurrentWrites(on client: OfflineClient, firstID: Int) async throws -> Double {
         let started = ContinuousClock.now
         try await withThrowingTaskGroup(of: Void.self) { group in
             for writer in 0..<writerCount {

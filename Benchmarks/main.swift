@@ -5,7 +5,8 @@
 #endif
 
 // Usage: `Benchmarks [suite ...]`; runs every suite when none is named; `scale.replay` (and so
-// on) runs one measure of the scale suite, `cache.evict` one of the cache suite.
+// on) runs one measure of the scale suite, `cache.evict` one of the cache suite, `live.models` the
+// observable models' measure of the live suite.
 let allSuites = ["streams", "filters", "store", "overlay", "live", "scale", "json", "cache"]
 let requested = CommandLine.arguments.dropFirst()
 
@@ -21,6 +22,8 @@ for suite in requested.isEmpty ? allSuites[...] : requested {
         try await OverlayBenchmark.run()
     case "live":
         try await LiveBenchmark.run()
+    case "live.models":
+        try await LiveBenchmark.reportModels()
     case "scale":
         try await ScaleBenchmark.run()
     case "json":

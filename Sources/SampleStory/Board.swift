@@ -1,52 +1,56 @@
 import Foundation
+import Observation
 import OfflineEngine
 
-/// The sample's screen: it follows a client's streams with `for try await`, prints what each
-/// brings, and lets the story wait until the screen shows something.
-actor Board {
-    private(set) var state = BoardState()
-    /// The story's waits, each fed every new state.
-    private var watchers: [UUID: AsyncStream<BoardState>.Continuation] = [:]
-    private let output: StoryOutput
+/// The sample's screen: the task table from a `LiveQueryModel`, the queue, the rejected writes and
+/// the network from a `SyncStatusModel`, and the session from its stream. It prints what changes
+/// and lets the story wait until the screen shows something.
+@MainActor
+@Observable
+final class Board {
+    /// The client's sync status and rejected writes.
+    let sync: SyncStatusModel
+    /// The task list's model while the list is open.
+    private(set) var list: LiveQueryModel<[TaskItem]>?
+    private(set) var session = SessionState.restoring
+    @ObservationIgnored private let output: StoryOutput
 
-    init(output: StoryOutput) {
+    init(client: OfflineClient, output: StoryOutput) {
+        sync = SyncStatusModel(client)
         self.output = output
     }
 
-    /// Shows the task list's snapshots until the reading task is cancelled (the user leaves the
-    /// list) or the client closes.
-    nonisolated func showList(_ list: ReadQuery) async throws {
-        for try await snapshot in list.snapshots() { await show(snapshot) }
+    /// What the screen shows now.
+    var state: BoardState {
+        BoardState(
+            snapshot: list?.snapshot, tasks: list?.rows ?? [], pendingIDs: list?.pendingRowIDs ?? [],
+            pendingCount: sync.pendingCount, rejected: sync.rejected, network: sync.connectivity,
+            session: session)
     }
 
-    /// Follows `client` until it closes: the cloud marks, the queue, the rejected writes, the
-    /// network and the session, each in a loop of its own.
-    nonisolated func follow(_ client: OfflineClient, table: String) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for try await pending in client.pendingMutations(table: table) {
-                    await self.change { $0.pendingIDs = Set(pending.flatMap(\.rowIDs)) }
-                }
+    /// Shows the task list `query` until the reading task is cancelled (the user leaves the
+    /// list) or the client closes: its model runs, and each snapshot it shows is printed.
+    func showList(_ query: ReadQuery) async {
+        let model = LiveQueryModel(query, as: TaskItem.self)
+        list = model
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.printTables(of: model) }
+            await model.run()
+            group.cancelAll()
+        }
+        if list === model { list = nil }
+    }
+
+    /// Follows `client` until it closes: its sync status and rejected writes, and its session;
+    /// each change is printed as a note.
+    func follow(_ client: OfflineClient) async {
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.printNotes() }
+            await withDiscardingTaskGroup { streams in
+                streams.addTask { await self.sync.run() }
+                streams.addTask { await self.followSession(client) }
             }
-            group.addTask {
-                for try await count in client.pendingMutationCount() {
-                    await self.change({ $0.pendingCount = count }, note: "  queue: \(count) waiting to sync")
-                }
-            }
-            group.addTask {
-                for try await rejected in client.rejectedMutations() { await self.showRejected(rejected) }
-            }
-            group.addTask {
-                for try await network in client.connectivity {
-                    await self.change({ $0.network = network }, note: "  \(SyncWords.network(network))")
-                }
-            }
-            group.addTask {
-                for try await session in client.session {
-                    await self.change({ $0.session = session }, note: "  session: " + Self.words(session))
-                }
-            }
-            try await group.waitForAll()
+            group.cancelAll()
         }
     }
 
@@ -54,23 +58,9 @@ actor Board {
     /// `seconds`, so a broken story ends instead of hanging.
     func until(
         _ what: String, within seconds: Int = 25, _ condition: @escaping @Sendable (BoardState) -> Bool
-    )
-        async throws
-    {
-        if condition(state) { return }
-        let (states, watcher) = AsyncStream.makeStream(
-            of: BoardState.self, bufferingPolicy: .bufferingNewest(1))
-        let id = UUID()
-        watchers[id] = watcher
-        defer {
-            watchers[id] = nil
-            watcher.finish()
-        }
+    ) async throws {
         let met = try await withThrowingTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                for await state in states where condition(state) { return true }
-                return false
-            }
+            group.addTask { await self.shows(condition) }
             group.addTask {
                 try await Task.sleep(for: .seconds(seconds))
                 return false
@@ -81,35 +71,67 @@ actor Board {
         if !met { throw StoryError.timedOut(what) }
     }
 
-    // MARK: Updates
-
-    private func show(_ snapshot: QuerySnapshot) {
-        state.snapshot = snapshot
-        state.snapshots += 1
-        for line in state.rendered { output.line(line) }
-        wake()
+    /// Returns once the screen shows what `condition` says: `true`, or `false` when cancelled first.
+    private func shows(_ condition: (BoardState) -> Bool) async -> Bool {
+        await observe(until: { condition(state) })
+        return !Task.isCancelled
     }
 
-    private func change(_ update: (inout BoardState) -> Void, note: String? = nil) {
-        let before = state.rendered
-        update(&state)
-        if let note { output.line(note) }
-        // A new cloud mark shows at once, not with the next snapshot.
-        if note == nil, state.rendered != before, state.snapshot != nil {
-            for line in state.rendered { output.line(line) }
+    // MARK: Printing
+
+    /// Prints the table each time the list's model shows another snapshot: its rows and marks
+    /// are that snapshot's.
+    private func printTables(of model: LiveQueryModel<[TaskItem]>) async {
+        var printed: QuerySnapshot?
+        await observeChanges {
+            guard let snapshot = model.snapshot, snapshot != printed else { return }
+            printed = snapshot
+            output.board(PrintedBoard(lines: state.rendered, snapshot: snapshot))
         }
-        wake()
     }
 
-    private func showRejected(_ rejected: [RejectedMutation]) {
-        let known = Set(state.rejected.map(\.id))
-        for write in rejected where !known.contains(write.id) {
+    /// Prints a note for each change of the queue, the network, the session and the rejected
+    /// writes.
+    private func printNotes() async {
+        var count: Int?
+        var network: Connectivity?
+        var session: SessionState?
+        var rejected: [RejectedMutation] = []
+        await observeChanges {
+            if count != sync.pendingCount {
+                count = sync.pendingCount
+                output.line("  queue: \(sync.pendingCount) waiting to sync")
+            }
+            if network != sync.connectivity {
+                network = sync.connectivity
+                output.line("  \(SyncWords.network(sync.connectivity))")
+            }
+            if session != self.session {
+                session = self.session
+                output.line("  session: " + Self.words(self.session))
+            }
+            if rejected != sync.rejected {
+                showRejected(sync.rejected, known: rejected)
+                rejected = sync.rejected
+            }
+        }
+    }
+
+    private func followSession(_ client: OfflineClient) async {
+        do {
+            for try await session in client.session where session != self.session { self.session = session }
+        } catch {
+            output.line("  session: no longer followed (\(error))")
+        }
+    }
+
+    private func showRejected(_ rejected: [RejectedMutation], known: [RejectedMutation]) {
+        let knownIDs = Set(known.map(\.id))
+        for write in rejected where !knownIDs.contains(write.id) {
             output.line(
                 "  rejected: the \(write.operation.rawValue) of a task, because \(SyncWords.refusal(write))")
         }
-        if rejected.isEmpty, !state.rejected.isEmpty { output.line("  rejected: none (dismissed)") }
-        state.rejected = rejected
-        wake()
+        if rejected.isEmpty, !known.isEmpty { output.line("  rejected: none (dismissed)") }
     }
 
     private static func words(_ session: SessionState) -> String {
@@ -119,10 +141,6 @@ actor Board {
         case .signedIn(let session): return "signed in as \(session.userID)"
         case .waitingForToken(let session): return "\(session.userID) must sign in again"
         }
-    }
-
-    private func wake() {
-        for watcher in watchers.values { watcher.yield(state) }
     }
 }
 

@@ -1,13 +1,13 @@
 import OfflineEngine
 
-/// Everything the sample's screen shows, as the client's streams last reported it.
+/// Everything the sample's screen shows, as its models last reported it.
 struct BoardState: Sendable {
-    /// The task list's latest snapshot.
+    /// The snapshot the task list's model shows (`nil` while no list is open or read yet).
     var snapshot: QuerySnapshot?
-    /// How many snapshots came so far: a wait for the next one compares with it.
-    var snapshots = 0
-    /// The ids of the rows a queued write touches (the cloud marks).
-    var pendingIDs: Set<String> = []
+    /// The task list's rows, from that snapshot.
+    var tasks: [TaskItem] = []
+    /// The ids of the rows a queued write touches (the cloud marks), from that snapshot.
+    var pendingIDs = PendingRowIDs()
     /// How many of the user's writes wait in the queue.
     var pendingCount = 0
     /// Writes the server refused, until dismissed.
@@ -19,18 +19,7 @@ struct BoardState: Sendable {
     var refresh: RefreshState? { snapshot?.refresh }
 
     /// The titles of the rows shown.
-    var titles: [String] { rows.map(\.title) }
-
-    /// The rows shown, as the screen reads them.
-    var rows: [(id: String, title: String, done: Bool)] {
-        (snapshot?.result?.rows ?? []).map { row in
-            // Ids as the queue's row keys write them (UUIDs in lower case).
-            (
-                (row["id"]?.stringValue ?? "").lowercased(), row["title"]?.stringValue ?? "",
-                row["done"] == .bool(true)
-            )
-        }
-    }
+    var titles: [String] { tasks.map(\.title) }
 
     /// The screen as text: the Sync line, then the tasks as an aligned table.
     var rendered: [String] {
@@ -39,11 +28,11 @@ struct BoardState: Sendable {
             "  Sync: \(SyncWords.sync(refresh, signedIn: signedIn))  ·  \(SyncWords.network(network))"
         ]
         lines.append("        done  title")
-        for row in rows {
-            let mark = pendingIDs.contains(row.id) ? "☁" : " "
-            lines.append("     \(mark)  [\(row.done ? "x" : " ")]  \(row.title)")
+        for task in tasks {
+            let mark = pendingIDs.contains(task.id) ? "☁" : " "
+            lines.append("     \(mark)  [\(task.done ? "x" : " ")]  \(task.title)")
         }
-        if rows.isEmpty { lines.append("        (no tasks)") }
+        if tasks.isEmpty { lines.append("        (no tasks)") }
         return lines
     }
 }

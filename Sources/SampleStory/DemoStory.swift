@@ -123,9 +123,9 @@ public struct DemoStory: Sendable {
     private func session(
         _ client: OfflineClient, _ body: (OfflineClient, Board) async throws -> Void
     ) async throws {
-        let board = Board(output: output)
+        let board = await Board(client: client, output: output)
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await board.follow(client, table: "tasks") }
+            group.addTask { await board.follow(client) }
             do {
                 try await body(client, board)
             } catch {
@@ -142,7 +142,7 @@ public struct DemoStory: Sendable {
     {
         let list = client.from("tasks").select("id,title,done").order("title")
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await board.showList(list) }
+            group.addTask { await board.showList(list) }
             defer { group.cancelAll() }
             try await body()
         }

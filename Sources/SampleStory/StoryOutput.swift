@@ -10,11 +10,17 @@ import Foundation
 /// only on a terminal; piped output has no control codes.
 public struct StoryOutput: Sendable {
     private let write: @Sendable (String) -> Void
+    private let printed: @Sendable (PrintedBoard) -> Void
     private let styled: Bool
 
-    /// Lines go to `write`; `styled` adds bold headings.
-    public init(styled: Bool = false, write: @escaping @Sendable (String) -> Void) {
+    /// Lines go to `write`; `styled` adds bold headings; `board` is told each task table printed,
+    /// with the snapshot it came from.
+    public init(
+        styled: Bool = false, board: @escaping @Sendable (PrintedBoard) -> Void = { _ in },
+        write: @escaping @Sendable (String) -> Void
+    ) {
         self.write = write
+        self.printed = board
         self.styled = styled
     }
 
@@ -28,6 +34,12 @@ public struct StoryOutput: Sendable {
     /// A line as it is.
     public func line(_ text: String = "") {
         write(text)
+    }
+
+    /// A task table: its lines, printed, and the board told to the collector.
+    func board(_ board: PrintedBoard) {
+        for line in board.lines { write(line) }
+        printed(board)
     }
 
     /// A phase's heading, on a line of its own after a blank one.

@@ -1,44 +1,13 @@
 import Foundation
-import Observation
 import OfflineEngine
 
-// The catalog's "Showing pending and rejected writes" snippets. The model and the retry compile
-// everywhere; the SwiftUI screen compiles where SwiftUI is (Apple platforms). Changes are marked
-// "adapted".
+// The catalog's "Showing pending and rejected writes" snippets. The row type and the retry
+// compile everywhere; the SwiftUI screens compile where SwiftUI is (Apple platforms). Changes
+// are marked "adapted".
 
-@MainActor @Observable
-final class SyncModel {
-    var pendingIDs: Set<String> = []
-    var rejected: [RejectedMutation] = []
-    var status: SyncStatus?
-
-    /// Follows the client until it closes (or the screen's task is cancelled).
-    func follow(_ client: OfflineClient) async {
-        async let pending: Void = followPending(client)
-        async let rejected: Void = followRejected(client)
-        async let status: Void = followStatus(client)
-        _ = await (pending, rejected, status)
-    }
-
-    private func followPending(_ client: OfflineClient) async {
-        do {
-            for try await pending in client.pendingMutations(table: "tasks") {
-                pendingIDs = Set(pending.flatMap(\.rowIDs))
-            }
-        } catch {}
-    }
-
-    private func followRejected(_ client: OfflineClient) async {
-        do {
-            for try await rejected in client.rejectedMutations() { self.rejected = rejected }
-        } catch {}
-    }
-
-    private func followStatus(_ client: OfflineClient) async {
-        do {
-            for try await status in client.syncStatus { self.status = status }
-        } catch {}
-    }
+struct TaskRow: Identifiable, Decodable, Sendable {
+    var id: UUID
+    var title: String
 }
 
 /// "Fix and retry".
@@ -50,26 +19,27 @@ func fixTitle(_ write: RejectedMutation, client: OfflineClient) async throws {
 #if canImport(SwiftUI)
     import SwiftUI
 
-    /// A row of the screen's list (adapted: the app's own type).
-    struct TaskRow: Identifiable {
-        var id: String
-        var title: String
-    }
-
     struct TasksScreen: View {
         let client: OfflineClient
-        let tasks: [TaskRow]
-        @State private var sync = SyncModel()
+        @State private var tasks: LiveQueryModel<[TaskRow]>
+        @State private var sync: SyncStatusModel
+
+        init(client: OfflineClient) {
+            self.client = client
+            _tasks = State(
+                initialValue: LiveQueryModel(client.from("tasks").select().order("title"), as: TaskRow.self))
+            _sync = State(initialValue: SyncStatusModel(client))
+        }
 
         var body: some View {
             List {
-                if let status = sync.status, status.pendingCount > 0 {
-                    Text("\(status.pendingCount) changes wait to sync")
+                if sync.pendingCount > 0 {
+                    Text("\(sync.pendingCount) changes wait to sync")
                 }
-                ForEach(tasks) { task in
+                ForEach(tasks.rows) { task in
                     HStack {
                         Text(task.title)
-                        if sync.pendingIDs.contains(task.id) { Image(systemName: "icloud.and.arrow.up") }
+                        if tasks.pendingRowIDs.contains(task.id) { Image(systemName: "icloud.and.arrow.up") }
                     }
                 }
                 if !sync.rejected.isEmpty {
@@ -88,7 +58,8 @@ func fixTitle(_ write: RejectedMutation, client: OfflineClient) async throws {
                     }
                 }
             }
-            .task { await sync.follow(client) }
+            .task { await tasks.run() }
+            .task { await sync.run() }
         }
 
         func reason(_ write: RejectedMutation) -> String {
@@ -98,6 +69,23 @@ func fixTitle(_ write: RejectedMutation, client: OfflineClient) async throws {
             case RejectedMutation.attemptsExhaustedCode: return "The server did not answer."
             default: return "The server refused this change."
             }
+        }
+    }
+
+    struct OpenTasks: View {
+        @LiveQuery<TaskRow> var tasks: [TaskRow]
+
+        init(client: OfflineClient) {
+            _tasks = LiveQuery(client.from("tasks").select().eq("done", value: false))
+        }
+
+        var body: some View {
+            List(tasks) { task in
+                Text(task.title).foregroundStyle(
+                    $tasks.pendingRowIDs.contains(task.id) ? .secondary : .primary)
+            }
+            .overlay { if !$tasks.isLoaded { ProgressView() } }
+            .task { await $tasks.run() }
         }
     }
 #endif

@@ -3,13 +3,14 @@ import OfflineEngine
 import OfflineEngineTesting
 import Testing
 
-/// The catalog's "Showing pending and rejected writes" model, run on the public API: it follows
-/// a client's pending and rejected writes and its status, and a refused write is fixed and retried.
+/// The catalog's "Showing pending and rejected writes" models, run on the public API: the list's
+/// model marks a pending write's row, the status model shows its refusal, and fixTitle sends it
+/// again.
 @Suite("Pending and rejected writes, public API only")
 struct PendingWritesTests {
-    @Test("the model shows a pending write, then its refusal, and fixTitle sends it again")
+    @Test("the models show a pending write's mark, then its refusal, and fixTitle sends it again")
     @MainActor
-    func model() async throws {
+    func models() async throws {
         let server = InMemoryPostgREST(tables: ["tasks": []])
         await server.setInterceptor { request in
             guard request.method == .post, let body = request.body,
@@ -23,9 +24,11 @@ struct PendingWritesTests {
             configuration: Configuration(
                 url: URL(string: "https://example.invalid")!, apiKey: "anon-key", clock: ManualClock(),
                 transport: server))
-        let model = SyncModel()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await model.follow(client) }
+        let tasks = LiveQueryModel(client.from("tasks").select().order("title"), as: TaskRow.self)
+        let sync = SyncStatusModel(client)
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { await tasks.run() }
+            group.addTask { await sync.run() }
             await client.disableNetwork()
             let id = UUID()
             try await client.from("tasks").insert(
@@ -33,17 +36,20 @@ struct PendingWritesTests {
             )
             .execute()
             try await within(30) { @MainActor in
-                while model.pendingIDs != [id.uuidString.lowercased()] { await _Concurrency.Task.yield() }
+                while !tasks.pendingRowIDs.contains(id) || sync.pendingCount != 1 {
+                    await _Concurrency.Task.yield()
+                }
             }
+            #expect(tasks.rows.map(\.id) == [id] && tasks.hasPendingMutations)
             await client.enableNetwork()
             try await within(30) { @MainActor in
-                while model.rejected.isEmpty { await _Concurrency.Task.yield() }
+                while sync.rejected.isEmpty || !tasks.rows.isEmpty { await _Concurrency.Task.yield() }
             }
-            try await fixTitle(model.rejected[0], client: client)
+            #expect(tasks.pendingRowIDs.isEmpty && sync.pendingCount == 0)
+            try await fixTitle(sync.rejected[0], client: client)
             try await client.waitForPendingWrites()
             #expect(await server.rows(of: "tasks").first?["title"] == "Untitled")
             await client.close()
-            try await group.waitForAll()
         }
     }
 }

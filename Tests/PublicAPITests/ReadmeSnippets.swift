@@ -38,3 +38,32 @@ func readmeFetchAndInsert(_ client: OfflineClient, task: Task) async throws -> (
     let result = try await client.from("tasks").insert(task).execute()
     return (once, result)  // adapted
 }
+
+#if canImport(SwiftUI)
+    import SwiftUI
+
+    extension Task: Identifiable {}  // adapted: `List` takes identifiable rows
+
+    /// The README's "SwiftUI and Observation" snippet (adapted: the view around it, whose
+    /// initialiser makes the models for its client).
+    struct ReadmeTasksView: View {
+        @State private var tasks: LiveQueryModel<[Task]>
+        @State private var sync: SyncStatusModel
+
+        init(client: OfflineClient) {
+            _tasks = State(
+                initialValue: LiveQueryModel(client.from("tasks").select().order("title"), as: Task.self))
+            _sync = State(initialValue: SyncStatusModel(client))
+        }
+
+        var body: some View {
+            List(tasks.rows) { task in
+                Label(
+                    task.title,
+                    systemImage: tasks.pendingRowIDs.contains(task.id) ? "icloud.and.arrow.up" : "checkmark")
+            }
+            .task { await tasks.run() }  // leaving the screen cancels it, which ends the live read
+            .task { await sync.run() }
+        }
+    }
+#endif

@@ -12,7 +12,11 @@ struct SampleStoryTests {
     @Test("it shows the five Sync phrases, a cloud mark, a rejected write and the relaunch")
     func story() async throws {
         let lines = Mutex<[String]>([])
-        try await DemoStory.run(output: StoryOutput { line in lines.withLock { $0.append(line) } })
+        let boards = Mutex<[PrintedBoard]>([])
+        try await DemoStory.run(
+            output: StoryOutput(board: { board in boards.withLock { $0.append(board) } }) { line in
+                lines.withLock { $0.append(line) }
+            })
         let output = lines.withLock { $0 }
         let text = output.joined(separator: "\n")
         for phrase in [
@@ -26,6 +30,29 @@ struct SampleStoryTests {
         #expect(text.contains("The app quits and starts again, still offline"))
         #expect(!text.contains("\u{1B}"), "control codes in piped output")
         #expect(output.last == "Done.")
+        checkBoards(boards.withLock { $0 })
+    }
+
+    /// Every printed table shows its snapshot's rows, each with its mark, in order; the ticked-off
+    /// task never shows its mark before its tick, and the queued task never shows without it.
+    private func checkBoards(_ boards: [PrintedBoard]) {
+        #expect(boards.count >= 10)
+        for (index, board) in boards.enumerated() {
+            let rows = board.snapshot.result?.rows ?? []
+            var expected = rows.map { row in
+                let id = row["id"]?.stringValue ?? ""
+                let mark = board.snapshot.pendingRowIDs.contains(id) ? "☁" : " "
+                let done = row["done"] == .bool(true) ? "x" : " "
+                return "     \(mark)  [\(done)]  \(row["title"]?.stringValue ?? "")"
+            }
+            if rows.isEmpty { expected = ["        (no tasks)"] }
+            #expect(Array(board.lines.dropFirst(2)) == expected, "board \(index) is not its snapshot")
+        }
+        let shown = boards.flatMap(\.lines)
+        #expect(shown.contains("     ☁  [x]  Buy milk"))
+        #expect(!shown.contains("     ☁  [ ]  Buy milk"), "a mark before its row changed")
+        #expect(shown.contains("     ☁  [ ]  Renew passport"))
+        #expect(!shown.contains("        [ ]  Renew passport"), "a queued row without its mark")
     }
 
     @Test("arguments: none is the story, --url and --key a real project, --help and mistakes explained")

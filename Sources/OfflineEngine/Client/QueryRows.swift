@@ -70,6 +70,22 @@ public struct QueryRows: RandomAccessCollection, Sendable, Hashable, Expressible
         return Array(self)
     }
 
+    /// The rows after `earlier`'s when these are `earlier`'s with rows appended in its storage
+    /// (the next snapshot of a live read where rows only joined); `nil` otherwise.
+    package func rows(after earlier: QueryRows) -> [Row]? {
+        guard extends(earlier), case .shared(let storage) = backing else { return nil }
+        return (earlier.endIndex..<endIndex).map(storage.row(at:))
+    }
+
+    /// Whether these are `earlier`'s rows with rows appended in its storage (none left or
+    /// changed), known without comparing rows.
+    package func extends(_ earlier: QueryRows) -> Bool {
+        guard case .shared(let storage) = backing, case .shared(let before) = earlier.backing else {
+            return false
+        }
+        return storage === before && endIndex >= earlier.endIndex
+    }
+
     /// These rows with `rows` after them: in the shared storage when this is its newest value
     /// and there is room, else in new storage with room to grow.
     func appending(_ rows: [Row]) -> QueryRows {
@@ -87,7 +103,7 @@ public struct QueryRows: RandomAccessCollection, Sendable, Hashable, Expressible
         {
             return true
         }
-        return lhs.elementsEqual(rhs)
+        return lhs.endIndex == rhs.endIndex && lhs.elementsEqual(rhs)
     }
 
     public func hash(into hasher: inout Hasher) {

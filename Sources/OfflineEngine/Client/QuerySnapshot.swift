@@ -34,16 +34,20 @@ public struct QuerySnapshot: Sendable, Hashable {
     public var hasPendingMutations: Bool
     /// How the refresh behind this read stands.
     public var refresh: RefreshState
+    /// The ids of the rows in ``result`` that a queued write touches (the rows to mark as not
+    /// yet synced), from the same composition as the rows: `snapshot.pendingRowIDs.contains(task.id)`.
+    public var pendingRowIDs: PendingRowIDs
 
     /// A snapshot from its parts.
     public init(
         result: QueryResult?, isFromCache: Bool, fetchedAt: Date?, hasPendingMutations: Bool,
-        refresh: RefreshState
+        refresh: RefreshState, pendingRowIDs: PendingRowIDs = []
     ) {
         self.result = result
         self.isFromCache = isFromCache
         self.fetchedAt = fetchedAt
         self.hasPendingMutations = hasPendingMutations
         self.refresh = refresh
+        self.pendingRowIDs = pendingRowIDs
     }
 }

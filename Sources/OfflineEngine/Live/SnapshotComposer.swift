@@ -32,6 +32,8 @@ struct SnapshotComposer: Sendable {
     private var foldIsNew = true
     /// The last composition, shown again while the facts lack lists an UPDATE may need.
     private var last: ComposedSnapshot?
+    /// The keys of the fold's rows that a laid queued write touches.
+    private var marks: PendingMarks
 
     /// A composer for the live read of `query`, started when the newest answer was `startAnswers`.
     init(query: QueryDescription, primaryKeys: PrimaryKeys, startAnswers: Int) {
@@ -39,6 +41,7 @@ struct SnapshotComposer: Sendable {
         key = query.canonicalKey
         self.primaryKeys = primaryKeys
         self.startAnswers = startAnswers
+        marks = PendingMarks(primaryKeys: primaryKeys)
     }
 
     /// How the keys of the read's rows changed since last asked: all of them after the fold was
@@ -98,12 +101,13 @@ struct SnapshotComposer: Sendable {
         let snapshot = QuerySnapshot(
             result: hasRows ? QueryResult(rows: result.rows) : nil, isFromCache: !answered,
             fetchedAt: shown?.fetchedAt, hasPendingMutations: result.hasPendingMutations,
-            refresh: report.state)
+            refresh: report.state, pendingRowIDs: marks.ids)
         return ComposedSnapshot(snapshot: snapshot, rows: rows, fetchAgain: fetchAgainForSyncedWrite(result))
     }
 
     /// The rows with the writes laid: the fold extended by the writes queued since, or a new one;
-    /// and how the rows compare with the previous composition's.
+    /// and how the rows compare with the previous composition's. The marks follow the same
+    /// writes over the same rows.
     private mutating func lay(_ facts: TableFacts, rebuild: Bool) -> (OverlayResult, ComposedSnapshot.Rows) {
         defer {
             foldVersion = facts.version
@@ -116,10 +120,13 @@ struct SnapshotComposer: Sendable {
             if let changed = extended.extend(with: added) {
                 // Unchanged rows are the ones shown last: not gathered again.
                 if !changed, let rows = lastRows {
+                    marks.extend(with: added, rowsOnlyJoined: true) { extended.holds(key: $0) }
                     fold = extended
                     return (extended.result(rows: rows), .unchanged)
                 }
                 let result = extended.gatherResult()
+                let onlyJoined = lastRows.map(result.rows.extends) ?? false
+                marks.extend(with: added, rowsOnlyJoined: onlyJoined) { extended.holds(key: $0) }
                 fold = extended
                 lastRows = result.rows
                 return (result, .changed)
@@ -136,6 +143,7 @@ struct SnapshotComposer: Sendable {
         var made = OverlayFold<FilterEvaluator>(
             list: list, otherLists: others, primaryKeys: primaryKeys, replayed: replayed, queued: queued)
         let result = made.gatherResult()
+        marks.reset(queued, keepsTouched: made.laysUpdates) { made.holds(key: $0) }
         fold = made
         foldIsNew = true
         lastRows = result.rows
@@ -196,6 +204,7 @@ struct ComposedSnapshot: Sendable {
                 && snapshot.hasPendingMutations == next.snapshot.hasPendingMutations
                 && snapshot.refresh == next.snapshot.refresh
                 && (snapshot.result == nil) == (next.snapshot.result == nil)
+                && snapshot.pendingRowIDs == next.snapshot.pendingRowIDs
         case .unknown:
             return snapshot == next.snapshot
         }

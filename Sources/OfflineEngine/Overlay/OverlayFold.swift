@@ -56,6 +56,9 @@ struct OverlayFold<Evaluator: RowFilterEvaluating> {
     /// into (`nil`: rows are found by scanning; see `OverlayWorkingList.listKeys`).
     var listKeys: [String: Int]? { working.listKeys }
 
+    /// Whether the list holds a row with index key `key` (see `OverlayKeys.indexKey(of:)`).
+    func holds(key: String) -> Bool { working.holds(key: key) }
+
     /// The keys that joined the list since it was made or last asked (see
     /// `OverlayWorkingList.takeAddedKeys()`).
     mutating func takeAddedKeys() -> [String]? { working.takeAddedKeys() }

@@ -125,6 +125,13 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     /// rows are found by scanning instead.
     var listKeys: [String: Int]? { hasDuplicateKeys ? nil : index }
 
+    /// Whether the list holds a row with index key `key`: by the index, or by scanning once two
+    /// rows share a key.
+    func holds(key: String) -> Bool {
+        guard hasDuplicateKeys else { return index[key] != nil }
+        return slots.firstIndex { $0.flatMap(keys.indexKey(of:)) == key } != nil
+    }
+
     /// The keys that joined the list since `init` or the last call (rows may have left since:
     /// the keys are a superset of the list's new ones); `nil` once two rows share a key.
     mutating func takeAddedKeys() -> [String]? {

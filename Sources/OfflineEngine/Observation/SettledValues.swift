@@ -1,0 +1,53 @@
+import Streams
+
+/// How the observable models hand a burst of values to observers as its newest: a child task
+/// reads the source into a keep-newest holder, and the caller's actor takes the holder's newest
+/// value only after a **settle** (yielding on the global executor, as a live read does before it
+/// composes), so values that come in a burst are skipped for the last.
+///
+/// ```swift
+/// try await SettledValues.follow(client.syncStatus) { status in show(status) }  // on the caller's actor
+/// ```
+///
+/// Leaving (the caller's task cancelled) cancels the child, which ends the source's reader.
+enum SettledValues {
+    /// How many times the reader yields after a wake before it takes the newest value.
+    static let settleYields = 64
+
+    /// Calls `apply` in the caller's isolation with the newest value of `source` after each
+    /// settle, until `source` ends (or throws, rethrown here) or the task is cancelled.
+    static func follow<Value: Sendable>(
+        _ source: AsyncThrowingStream<Value, any Error>,
+        isolation: isolated (any Actor)? = #isolation,
+        _ apply: (Value) -> Void
+    ) async throws {
+        let newest = StateBroadcast<Value?, any Error>(nil)
+        // The loop below stays in the caller's isolation (a task group's body would not be
+        // guaranteed to); the reader is a child task all the same, cancelled and awaited on exit.
+        async let reading: Void = read(source, into: newest)
+        for try await arrived in newest.values() where arrived != nil {
+            await settle()
+            if let latest = newest.value { apply(latest) }
+        }
+        await reading
+    }
+
+    /// Sends each value of `source` into `newest`, and finishes it as `source` ends.
+    @concurrent
+    private static func read<Value>(
+        _ source: AsyncThrowingStream<Value, any Error>, into newest: StateBroadcast<Value?, any Error>
+    ) async {
+        do {
+            for try await value in source { newest.send(value) }
+            newest.finish()
+        } catch {
+            newest.finish(throwing: error)
+        }
+    }
+
+    /// Lets other tasks run (writers of a burst among them) before the newest value is taken.
+    @concurrent
+    private static func settle() async {
+        for _ in 0..<settleYields { await Task.yield() }
+    }
+}
