@@ -20,8 +20,8 @@ import Observation
 /// SwiftUI does when the view goes away) ends the live read. Rows are decoded off the main actor,
 /// and only the rows that joined when a write added rows at the end. Properties change on the
 /// main actor, all of a snapshot's together, and only when their value changes: a snapshot
-/// equal to the one shown changes nothing, and while the main actor is busy, snapshots that
-/// come in a burst are skipped for the newest. Every property but ``error`` comes from one
+/// equal to the one shown changes nothing, and snapshots that come in a burst are skipped for
+/// the newest once the read stops changing. Every property but ``error`` comes from one
 /// snapshot, ``snapshot``, so rows and their marks never disagree.
 @MainActor
 @Observable
@@ -82,8 +82,9 @@ public final class LiveQueryModel<Rows: Sendable> {
     public func run() async {
         var decoding = decoding
         do {
-            for try await next in snapshots() where next != snapshot {
-                await show(next, decoding: &decoding)
+            // A burst of snapshots (writers queueing at once) reaches the view as its last.
+            try await SettledValues.follow(snapshots()) { next in
+                if next != snapshot { await show(next, decoding: &decoding) }
             }
         } catch is CancellationError {
         } catch {

@@ -19,9 +19,9 @@ import Observation
 ///
 /// It follows ``OfflineClient/syncStatus`` and ``OfflineClient/rejectedMutations()`` while
 /// ``run()`` runs, with the rules of ``LiveQueryModel``: properties change on the main actor and
-/// only when their value changes. After a value comes, the model lets other tasks run before it
-/// takes the newest (as a live read settles before it composes), so values that come meanwhile
-/// are skipped for the last.
+/// only when their value changes. After a value comes, the model lets other tasks run until the
+/// value stops changing (up to a bound) before it takes the newest, so a burst of writes reaches
+/// it as a handful of changes ending on the last.
 @MainActor
 @Observable
 public final class SyncStatusModel {

@@ -73,7 +73,7 @@ struct SyncStatusModelTests {
     }
 
     @Test(
-        "1,000 writes queued in a burst notify the pending count fewer times than there are writes, ending on 1,000"
+        "1,000 writes queued in a burst notify the pending count a handful of times, ending on 1,000"
     )
     func burst() async throws {
         let fixture = try await ClientFixture()
@@ -94,10 +94,8 @@ struct SyncStatusModelTests {
                 }
             }
             _ = try await pending.value { $0 == 1_000 }
-            // The count moves with each commit of the store; values that come while the model
-            // settles are skipped (a live read, which settles before it composes, does better:
-            // see the live query model's burst test).
-            #expect(pending.changes - before < 500)
+            // The count moves with each commit of the store; the model settles until it rests.
+            #expect(pending.changes - before <= 8, "\(pending.changes - before) notifications")
             await fixture.client.close()
         }
         #expect(model.error == nil || model.error as? ClientError == .closed)
