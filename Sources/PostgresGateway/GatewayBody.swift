@@ -51,11 +51,7 @@ enum GatewayBody {
             switch item {
             case .null: return "NULL"
             case .array(let inner): return arrayLiteral(inner)
-            default:
-                let text = text(of: item) ?? ""
-                return "\""
-                    + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
-                        of: "\"", with: "\\\"") + "\""
+            default: return GatewaySQL.arrayElement(text(of: item) ?? "")
             }
         }
         return "{" + elements.joined(separator: ",") + "}"

@@ -164,12 +164,12 @@ package struct GatewaySQL {
 
     /// PostgREST's `pgBuildArrayLiteral`: every element double-quoted, `\` and `"` escaped.
     static func arrayLiteral(_ items: [String]) -> String {
-        let quoted = items.map { item in
-            "\""
-                + item.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
-                    of: "\"", with: "\\\"")
-                + "\""
-        }
-        return "{" + quoted.joined(separator: ",") + "}"
+        "{" + items.map(arrayElement).joined(separator: ",") + "}"
+    }
+
+    /// One element of an array literal: double-quoted, `\` and `"` escaped.
+    static func arrayElement(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            + "\""
     }
 }
