@@ -7,15 +7,32 @@ import OfflineEngineTesting
 /// query receiving a snapshot that holds it. Baseline: the same fan-out of one value to 100
 /// readers through plain `AsyncStream`s, in the same process.
 enum LiveBenchmark {
-    private static let queryCount = 10
+    static let queryCount = 10
     private static let readersPerQuery = 10
-    private static let rowsPerQuery = 1_000
+    static let rowsPerQuery = 1_000
     private static let writeCount = 1_000
     static let writerCount = 8
     static let writesPerWriter = 125
     /// Rounds of concurrent writes, alternating between the client with readers and the one
     /// without; the medians are compared, so a hiccup of the machine does not decide the ratio.
     private static let rounds = 5
+
+    /// The rows of the benchmark's lists: `rowsPerQuery` rows in each of `queryCount` groups,
+    /// keyed below zero so the writes' keys never meet them. The observable models' benchmark
+    /// reads the same lists.
+    static func listRows() -> [Row] {
+        var rows = [Row]()
+        for group in 0..<queryCount {
+            for index in 0..<rowsPerQuery {
+                rows.append([
+                    "id": .number(JSONNumber(-(group * rowsPerQuery + index) - 1)),
+                    "group": .number(JSONNumber(group)),
+                    "title": .string("row \(index) of group \(group)"),
+                ])
+            }
+        }
+        return rows
+    }
 
     static func run() async throws {
         let unobserved = try await ClientWithoutReaders()
@@ -76,16 +93,7 @@ enum LiveBenchmark {
     private static func engineLatencies(
         besides unobserved: ClientWithoutReaders
     ) async throws -> ([Double], [Double], Double, Double) {
-        var rows = [Row]()
-        for group in 0..<queryCount {
-            for index in 0..<rowsPerQuery {
-                rows.append([
-                    "id": .number(JSONNumber(-(group * rowsPerQuery + index) - 1)),
-                    "group": .number(JSONNumber(group)),
-                    "title": .string("row \(index) of group \(group)"),
-                ])
-            }
-        }
+        let rows = listRows()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("live-bench-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = InMemoryPostgREST(tables: ["items": rows])

@@ -11,9 +11,9 @@ import Synchronization
 /// run. Both with rows as `QueryRows`, and both decoding each snapshot's rows into a struct (the
 /// plain readers as a hand-written loop does: all rows, each snapshot).
 enum LiveModelsBenchmark {
-    private static let queryCount = 10
+    private static let queryCount = LiveBenchmark.queryCount
     private static let readersPerQuery = 10
-    private static let rowsPerQuery = 1_000
+    private static let rowsPerQuery = LiveBenchmark.rowsPerQuery
     private static let rounds = 5
 
     /// A row as the app decodes it.
@@ -110,16 +110,7 @@ enum LiveModelsBenchmark {
         let folder: URL
 
         init() async throws {
-            var rows = [Row]()
-            for group in 0..<queryCount {
-                for index in 0..<rowsPerQuery {
-                    rows.append([
-                        "id": .number(JSONNumber(-(group * rowsPerQuery + index) - 1)),
-                        "group": .number(JSONNumber(group)),
-                        "title": .string("row \(index) of group \(group)"),
-                    ])
-                }
-            }
+            let rows = LiveBenchmark.listRows()
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("live-models-\(UUID())")
             client = try await OfflineClient(
                 configuration: Configuration(
