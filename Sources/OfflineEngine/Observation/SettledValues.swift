@@ -2,9 +2,10 @@ import Streams
 
 /// How the observable models hand a burst of values to observers as its newest: a child task
 /// reads the source into a keep-newest holder, and the caller's actor takes the holder's newest
-/// value only after a **settle** (yielding on the global executor, as a live read does before it
-/// composes) that lasts until the value stops changing (at most ``maxSettles`` rounds), so values
-/// that come in a burst, however long, are skipped for the last.
+/// value only after a **settle** (a drive of ``SettlePacer``, shared by the models that wake
+/// together, yielding on the global executor as a live read does before it composes) repeated
+/// until the value stops changing (at most ``maxSettles`` rounds), so values that come in a
+/// burst, however long, are skipped for the last.
 ///
 /// ```swift
 /// try await SettledValues.follow(client.syncStatus) { status in show(status) }  // on the caller's actor
@@ -12,8 +13,6 @@ import Streams
 ///
 /// Leaving (the caller's task cancelled) cancels the child, which ends the source's reader.
 enum SettledValues {
-    /// How many times the reader yields after a wake before it takes the newest value.
-    static let settleYields = 64
     /// How many settles a wake takes at most while the value keeps changing: a source that never
     /// rests still reaches observers.
     static let maxSettles = 64
@@ -33,7 +32,7 @@ enum SettledValues {
             // Settles again while the burst goes on (the value changed during the last settle).
             var seen = newest.value
             for _ in 0..<maxSettles {
-                await settle()
+                await SettlePacer.shared.settle()
                 let now = newest.value
                 if now == seen { break }
                 seen = now
@@ -54,11 +53,5 @@ enum SettledValues {
         } catch {
             newest.finish(throwing: error)
         }
-    }
-
-    /// Lets other tasks run (writers of a burst among them) before the newest value is taken.
-    @concurrent
-    private static func settle() async {
-        for _ in 0..<settleYields { await Task.yield() }
     }
 }
