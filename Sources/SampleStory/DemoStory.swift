@@ -44,7 +44,7 @@ public struct DemoStory: Sendable {
                 try await board.until("Paused") { $0.refresh == .paused }
                 phase(
                     "4. Offline, two tasks are added, one is ticked off and one deleted: each waits to sync.")
-                for task in [TaskItem(title: "Water the plants"), TaskItem(title: "Book train tickets")] {
+                for task in [NewTask(title: "Water the plants"), NewTask(title: "Book train tickets")] {
                     try await client.from("tasks").insert(task).execute()
                 }
                 try await client.from("tasks").update(["done": true]).eq("id", value: Self.milk).execute()
@@ -78,13 +78,13 @@ public struct DemoStory: Sendable {
                     "8. A task with no title: its first send meets a 503, so it is queued; the server refuses it."
                 )
                 local.inject(.status(503), times: 1) { $0.method == .post }
-                try await client.from("tasks").insert(TaskItem(title: "")).execute()
+                try await client.from("tasks").insert(NewTask(title: "")).execute()
                 try await board.until("a rejected write") { !$0.rejected.isEmpty }
                 for rejected in await board.state.rejected { try await client.dismissRejected(rejected.id) }
                 try await board.until("no rejected write") { $0.rejected.isEmpty }
                 phase("9. Offline again, the demo user adds a task; then Ann signs in on this device.")
                 networkDown()
-                try await client.from("tasks").insert(TaskItem(title: "Renew passport")).execute()
+                try await client.from("tasks").insert(NewTask(title: "Renew passport")).execute()
                 try await board.until("the user's waiting task") { $0.titles.contains("Renew passport") }
                 try await client.signIn(AuthSession(accessToken: "ann-token", userID: "ann"))
                 try await board.until("Ann's list, without the demo user's task") {
@@ -113,10 +113,11 @@ public struct DemoStory: Sendable {
 
     /// Opens the app's client on the sample's store and network.
     private func open() async throws -> OfflineClient {
-        try await OfflineClient(
-            configuration: Configuration(
-                url: local.baseURL, apiKey: "demo-anon-key", storage: .directory(folder),
-                networkAvailability: network.availability(), transport: URLSessionTransport()))
+        var configuration = Configuration(
+            url: local.baseURL, apiKey: "demo-anon-key", storage: .directory(folder),
+            networkAvailability: network.availability(), transport: URLSessionTransport())
+        configuration.tables = NewTask.tableSettings
+        return try await OfflineClient(configuration: configuration)
     }
 
     /// Runs `body` with a board following `client`, then closes the client (the app quits).
