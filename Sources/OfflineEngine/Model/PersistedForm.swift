@@ -92,7 +92,7 @@ enum PersistedForm {
             let operation = object["op"]?.stringValue.flatMap(MutationOperation.init(rawValue:)),
             case .array(let rows)? = object["rows"],
             case .array(let filters)? = object["filters"],
-            let created = object["createdAt"]?.numberValue?.doubleValue
+            let created = object["createdAt"]?.numberValue?.doubleValue, created.isFinite
         else { throw Invalid(what: "write") }
         let onConflict: [String]?
         if case .array(let columns)? = object["onConflict"] {

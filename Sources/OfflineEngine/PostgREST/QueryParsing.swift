@@ -14,9 +14,16 @@ extension QueryDescription {
             $0.removingPercentEncoding ?? String($0)
         }
         guard path.count == 2 else { return nil }
-        var components = URLComponents()
-        components.percentEncodedQuery = parts.count > 1 ? String(parts[1]) : nil
-        let parameters = QueryDescription.parameters(components.percentEncodedQueryItems ?? [])
+        // Read by hand: `URLComponents` traps on a query with an invalid escape, and a stored key
+        // comes from a file (found by the parser fuzzing).
+        var parameters: [QueryParameter] = []
+        for item in (parts.count > 1 ? parts[1] : "").split(separator: "&") {
+            let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = pair[0].removingPercentEncoding,
+                let value = pair.count > 1 ? pair[1].removingPercentEncoding : ""
+            else { return nil }
+            parameters.append(QueryParameter(name: name, value: value))
+        }
         guard
             let query = try? QueryDescription(
                 schema: path[0] == "public" ? nil : path[0], table: path[1], parameters: parameters)
