@@ -52,7 +52,7 @@ let package = Package(
             dependencies: ["OfflineEngine", "OfflineEngineTesting", "Streams", "CSQLite"],
             path: "Benchmarks"
         ),
-        .testTarget(name: "StreamsTests", dependencies: ["Streams"]),
+        .testTarget(name: "StreamsTests", dependencies: ["Streams", "OfflineEngineTesting"]),
         .testTarget(
             name: "OfflineEngineTests",
             dependencies: ["OfflineEngine", "OfflineEngineTesting", "StoreCrashHelper"]
@@ -73,10 +73,13 @@ let package = Package(
             name: "SupabaseCompatibilityTests",
             dependencies: ["OfflineEngine", "OfflineEngineTesting"]
         ),
-        .testTarget(name: "SampleTests", dependencies: ["SampleStory", "OfflineEngine", "OfflineEngineTesting"]),
+        .testTarget(
+            name: "SampleTests", dependencies: ["SampleStory", "OfflineEngine", "OfflineEngineTesting"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["OfflineEngine", "OfflineEngineTesting", "PostgresGateway", "CLibPQ", "ReplayCrashHelper"]
+            dependencies: [
+                "OfflineEngine", "OfflineEngineTesting", "PostgresGateway", "CLibPQ", "ReplayCrashHelper",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

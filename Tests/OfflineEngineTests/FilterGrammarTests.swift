@@ -1,4 +1,5 @@
 import Foundation
+import OfflineEngineTesting
 import Testing
 
 @testable import OfflineEngine
@@ -9,24 +10,12 @@ private func condition(
     .condition(FilterCondition(column: column, op: op, operand: operand, negated: negated))
 }
 
-/// A small deterministic generator (SplitMix64), so a failing case can be replayed.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 private let alphabet: [String] = [
     ",", "(", ")", "\"", "\\", ":", "{", "}", ".", " ", "\t", "a", "b", "Z", "0", "9", "é", "e\u{301}",
     "😀", "*", "%", "+", "&", "=", "not", "in", "\u{A0}", "\u{2003}", "\n", "null",
 ]
 
-private func randomString(_ generator: inout SeededGenerator) -> String {
+private func randomString(_ generator: inout SeededRandom) -> String {
     let length = Int.random(in: 0...8, using: &generator)
     return (0..<length).map { _ in alphabet.randomElement(using: &generator)! }.joined()
 }
@@ -162,7 +151,7 @@ struct FilterGrammarTests {
 
     @Test("rendered in-lists read back to the same elements (random strings)")
     func listRoundTrip() {
-        var generator = SeededGenerator(state: 42)
+        var generator = SeededRandom(seed: 42)
         for _ in 0..<2_000 {
             let elements = (0..<Int.random(in: 0...4, using: &generator)).map { _ in randomString(&generator)
             }
@@ -173,7 +162,7 @@ struct FilterGrammarTests {
 
     @Test("rendered logic trees read back to the same tree (random strings)")
     func treeRoundTrip() throws {
-        var generator = SeededGenerator(state: 7)
+        var generator = SeededRandom(seed: 7)
         let ops: [FilterOperator] = [.eq, .neq, .like, .gt, .cs]
         for _ in 0..<1_000 {
             func leaf() -> Filter {
@@ -196,7 +185,7 @@ struct FilterGrammarTests {
 
     @Test("a top-level condition renders and reads back (random strings)")
     func topLevelRoundTrip() throws {
-        var generator = SeededGenerator(state: 99)
+        var generator = SeededRandom(seed: 99)
         for _ in 0..<1_000 {
             let value = randomString(&generator)
             let filter = condition("c", .eq, .value(value), negated: Bool.random(using: &generator))

@@ -1,4 +1,5 @@
 import Foundation
+import OfflineEngineTesting
 import Testing
 
 @testable import OfflineEngine

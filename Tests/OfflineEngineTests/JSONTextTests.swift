@@ -1,4 +1,5 @@
 import Foundation
+import OfflineEngineTesting
 import Testing
 
 @testable import OfflineEngine
@@ -58,7 +59,7 @@ struct JSONTextTests {
 
     @Test("a date is written with its milliseconds, rounded, in UTC, and reads back to the same millisecond")
     func timestampsRoundTrip() throws {
-        var random = SeededRandom(state: 7)
+        var random = SeededRandom(seed: 7)
         for _ in 0..<2_000 {
             // From 1906 to 2223, negative times (before 1970) included.
             let milliseconds = Int64.random(in: -2_000_000_000_000...8_000_000_000_000, using: &random)

@@ -1,4 +1,5 @@
 import Foundation
+import OfflineEngineTesting
 import Testing
 
 @testable import OfflineEngine
@@ -82,7 +83,7 @@ struct OverlayPropertyTests {
     @Test("a fold extended by queued writes lays the same rows as laying every write at once")
     func foldExtendsLikeAFullLay() {
         let overlay = TestOverlay()
-        var random = SeededRandom(state: 20_261_129)
+        var random = SeededRandom(seed: 20_261_129)
         for sequence in 0..<2_000 {
             let lists = (0..<Int.random(in: 1...3, using: &random)).map { _ in Self.list(&random) }
             let others = Array(lists.dropFirst())
@@ -109,7 +110,7 @@ struct OverlayPropertyTests {
 
     @Test("a queue that lost a write a fold laid is not an extension of it; one with writes appended is")
     func foldRefusesAShorterQueue() {
-        var random = SeededRandom(state: 7)
+        var random = SeededRandom(seed: 7)
         let queued = (0..<3).map { _ in Self.write(&random) }
         let laid = WriteLog(queued)
         let appended = laid.appending(Self.write(&random))
@@ -127,7 +128,7 @@ struct OverlayPropertyTests {
         let model = OverlayModel()
         let overlay = TestOverlay()
         let seed = ProcessInfo.processInfo.environment["OVERLAY_SEED"].flatMap { UInt64($0) } ?? 20_240_601
-        var random = SeededRandom(state: seed)
+        var random = SeededRandom(seed: seed)
         var compared = 0
         for sequence in 0..<2_000 {
             var lists = (0..<Int.random(in: 1...3, using: &random)).map { _ in Self.list(&random) }

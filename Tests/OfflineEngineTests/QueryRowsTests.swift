@@ -1,4 +1,5 @@
 import Foundation
+import OfflineEngineTesting
 import Testing
 
 @testable import OfflineEngine
@@ -70,7 +71,7 @@ struct QueryRowsTests {
 
     @Test("gathered slots equal the rows, whatever joins, leaves or changes between gatherings")
     func gatheringMatchesTheRows() {
-        var random = SeededRandom(state: 2_026_120_1)
+        var random = SeededRandom(seed: 2_026_120_1)
         for sequence in 0..<500 {
             var slots = OverlaySlots(Self.rows(1...Int.random(in: 1...5, using: &random)))
             var next = 100

@@ -4,30 +4,8 @@ import Testing
 
 @testable import OfflineEngine
 
-// Shared pieces for the refresh tests: a timeout guard, an awaitable log, a scripted fetch, a
+// Shared pieces for the refresh tests: an awaitable log, a scripted fetch, a
 // scripted session, and a harness wiring them to a Refresher on a ManualClock.
-
-struct TimedOut: Error, CustomStringConvertible {
-    var description: String { "timed out waiting for an observable result" }
-}
-
-/// Runs `body`, failing with `TimedOut` if it has not finished after `seconds` of real time; the
-/// guard's own sleep is cancelled as soon as `body` finishes, so a passing test never waits.
-func withTimeout<T: Sendable>(
-    _ seconds: Double = 30,
-    _ body: @escaping @Sendable () async throws -> T
-) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: .seconds(seconds))
-            return nil
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next(), let value = first else { throw TimedOut() }
-        return value
-    }
-}
 
 /// An append-only log a test can await: `values(atLeast:)` returns once it holds that many.
 final class AsyncLog<Value: Sendable>: Sendable {

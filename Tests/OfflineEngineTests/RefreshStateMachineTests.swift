@@ -1,3 +1,4 @@
+import OfflineEngineTesting
 import Testing
 
 @testable import OfflineEngine
@@ -20,24 +21,12 @@ struct RefreshStateMachineTests {
         Edge(from: .idle, to: .refreshing),
     ]
 
-    /// A small deterministic generator (SplitMix64), so a failing walk can be replayed.
-    private struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test("random event walks publish only the diagram's edges, and reach every one of them")
     func onlyDiagramEdges() {
         var seen: Set<Edge> = []
         var strays: [String] = []
         for seed in UInt64(1)...100 {
-            var random = SplitMix(state: seed)
+            var random = SeededRandom(seed: seed)
             var machine = RefreshStateMachine()
             var step = machine.handle(.start(sessionRestoring: Bool.random(using: &random)))
             #expect(step.publish == .refreshing)

@@ -1,4 +1,5 @@
 import Foundation
+import OfflineEngineTesting
 import Synchronization
 import Testing
 
@@ -38,8 +39,8 @@ private func request(_ method: HTTPMethod, retriesTransportFailures: Bool = true
 /// Sends `request`, advancing the clock through `retries` waits, and returns the result.
 private func run(
     _ request: HTTPRequest, script: [Result<HTTPResponse, any Error>], retries: Int
-) async -> (result: Result<HTTPResponse, any Error>, clock: TestClock, transport: ScriptedTransport) {
-    let clock = TestClock()
+) async -> (result: Result<HTTPResponse, any Error>, clock: ManualClock, transport: ScriptedTransport) {
+    let clock = ManualClock()
     let transport = ScriptedTransport(script)
     let retrying = RetryingTransport(base: transport, clock: clock)
     let task = Task { try await retrying.send(request) }
@@ -58,7 +59,7 @@ struct TransportRetryTests {
         let (result, clock, transport) = await run(
             request(.get), script: [status(503), status(503), status(503), status(503)], retries: 3)
         #expect(try result.get().status == 503)
-        #expect(clock.recordedSleeps == [.seconds(1), .seconds(2), .seconds(4)])
+        #expect(clock.sleepLog == [.seconds(1), .seconds(2), .seconds(4)])
         #expect(transport.sent.map { $0.headers["X-Retry-Count"] } == [nil, "1", "2", "3"])
     }
 
@@ -67,7 +68,7 @@ struct TransportRetryTests {
         let (result, clock, transport) = await run(
             request(.head), script: [status(520), status(520), status(200)], retries: 2)
         #expect(try result.get().status == 200)
-        #expect(clock.recordedSleeps == [.seconds(1), .seconds(2)])
+        #expect(clock.sleepLog == [.seconds(1), .seconds(2)])
         #expect(transport.sent.count == 3)
     }
 
@@ -75,13 +76,13 @@ struct TransportRetryTests {
     func transportFailures() async throws {
         let retried = await run(request(.get), script: [offline, status(200)], retries: 1)
         #expect(try retried.result.get().status == 200)
-        #expect(retried.clock.recordedSleeps == [.seconds(1)])
+        #expect(retried.clock.sleepLog == [.seconds(1)])
 
         let optedOut = await run(
             request(.get, retriesTransportFailures: false), script: [offline, status(200)], retries: 0)
         #expect(throws: TransportError.self) { try optedOut.result.get() }
         #expect(optedOut.transport.sent.count == 1)
-        #expect(optedOut.clock.recordedSleeps.isEmpty)
+        #expect(optedOut.clock.sleepLog.isEmpty)
     }
 
     @Test("a write is never retried, whatever the failure", arguments: [HTTPMethod.post, .patch, .delete])
@@ -92,7 +93,7 @@ struct TransportRetryTests {
         let failed = await run(request(method), script: [offline, status(200)], retries: 0)
         #expect(throws: TransportError.self) { try failed.result.get() }
         #expect(failed.transport.sent.count == 1)
-        #expect(unavailable.clock.recordedSleeps.isEmpty && failed.clock.recordedSleeps.isEmpty)
+        #expect(unavailable.clock.sleepLog.isEmpty && failed.clock.sleepLog.isEmpty)
     }
 
     @Test("a GET answered 500 (or 404) is not retried", arguments: [500, 404, 429])
@@ -100,7 +101,7 @@ struct TransportRetryTests {
         let (result, clock, transport) = await run(request(.get), script: [status(code)], retries: 0)
         #expect(try result.get().status == code)
         #expect(transport.sent.count == 1)
-        #expect(clock.recordedSleeps.isEmpty)
+        #expect(clock.sleepLog.isEmpty)
     }
 
     @Test("cancellation and other errors are not retried")
@@ -122,12 +123,12 @@ struct TransportRetryTests {
             ],
             retries: 2)
         #expect(try result.get().status == 200)
-        #expect(clock.recordedSleeps == [.seconds(3), .seconds(30)])
+        #expect(clock.sleepLog == [.seconds(3), .seconds(30)])
     }
 
     @Test("cancelling a read during its wait ends it with CancellationError")
     func cancelDuringWait() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let transport = ScriptedTransport([status(503), status(200)])
         let retrying = RetryingTransport(base: transport, clock: clock)
         let task = Task { try await retrying.send(request(.get)) }

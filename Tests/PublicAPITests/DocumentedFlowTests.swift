@@ -25,8 +25,8 @@ struct DocumentedFlowTests {
             Issue.record("an online insert was not sent: \(sent.outcome)")
             return
         }
-        #expect(try await within(30) { try await readmeLiveRead(client) } == [first])
-        try await within(30) { try await gettingStartedLiveRead(client) }
+        #expect(try await withTimeout(30) { try await readmeLiveRead(client) } == [first])
+        try await withTimeout(30) { try await gettingStartedLiveRead(client) }
 
         await client.disableNetwork()
         let second = Task(id: UUID(), title: "Call Ann", done: false)
@@ -41,7 +41,7 @@ struct DocumentedFlowTests {
         let writes = try await transport.requests(
             atLeast: 2, where: { $0.method == .post }, timeout: .seconds(30))
         #expect(writes.count >= 2)
-        let drained = try await within(30) {
+        let drained = try await withTimeout(30) {
             for try await count in client.pendingMutationCount() where count == 0 { return true }
             return false
         }

@@ -35,15 +35,18 @@ struct PendingWritesTests {
                 ["id": .string(id.uuidString.lowercased()), "title": ""] as Row
             )
             .execute()
-            try await within(30) { @MainActor in
+            try await withTimeout(30) { @MainActor in
                 while !tasks.pendingRowIDs.contains(id) || sync.pendingCount != 1 {
                     await _Concurrency.Task.yield()
                 }
             }
             #expect(tasks.rows.map(\.id) == [id] && tasks.hasPendingMutations)
             await client.enableNetwork()
-            try await within(30) { @MainActor in
-                while sync.rejected.isEmpty || !tasks.rows.isEmpty { await _Concurrency.Task.yield() }
+            try await withTimeout(30) { @MainActor in
+                // Each model settles on its own: wait for both to show the refusal.
+                while sync.rejected.isEmpty || !tasks.rows.isEmpty || sync.pendingCount != 0 {
+                    await _Concurrency.Task.yield()
+                }
             }
             #expect(tasks.pendingRowIDs.isEmpty && sync.pendingCount == 0)
             try await fixTitle(sync.rejected[0], client: client)

@@ -22,7 +22,7 @@ struct SigningInTests {
         let client = try await signingInWithTokens(
             projectURL: URL(string: "https://example.invalid")!, anonKey: "anon-key", appSupportURL: folder,
             supabase: supabase, transport: server)
-        try await within(30) {
+        try await withTimeout(30) {
             for try await state in client.session where state.userID == user { return }
         }
         try await client.from("tasks").insert(["id": 1] as Row).execute()
@@ -31,7 +31,7 @@ struct SigningInTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await signingInFollow(client, supabase: supabase) }
             supabase.auth.change(.signedOut, to: nil)
-            try await within(30) {
+            try await withTimeout(30) {
                 for try await state in client.session where state == .signedOut { return }
             }
             supabase.auth.finish()

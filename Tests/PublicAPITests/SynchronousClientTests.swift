@@ -40,7 +40,7 @@ final class TasksModel: Sendable {
 struct SynchronousClientTests {
     @Test("a global client answers a read and queues a write offline at once")
     func globalClient() async throws {
-        let first: [Task] = try await within(30) {
+        let first: [Task] = try await withTimeout(30) {
             try await supabase.from("tasks").select().execute().value
         }
         #expect(first.map(\.title) == ["Buy milk"])
@@ -61,20 +61,20 @@ struct SynchronousClientTests {
         let model = TasksModel(server: server)
         await model.client.disableNetwork()
         // The first call: it opens the store and waits for it.
-        let queued = try await within(30) {
+        let queued = try await withTimeout(30) {
             try await model.client.from("tasks").insert(Task(id: UUID(), title: "Water plants", done: false))
                 .execute()
         }
         #expect(queued.isQueued)
         #expect(await server.rows(of: "tasks").isEmpty)
         await model.client.enableNetwork()
-        try await within(30) { try await model.client.waitForPendingWrites() }
+        try await withTimeout(30) { try await model.client.waitForPendingWrites() }
         #expect(try await model.tasks().map(\.title) == ["Water plants"])
         await model.client.disableNetwork()
         try await model.add(Task(id: UUID(), title: "Call Ann", done: false))
         #expect(Set(try await model.tasks().map(\.title)) == ["Call Ann", "Water plants"])
         await model.client.enableNetwork()
-        try await within(30) { try await model.client.waitForPendingWrites() }
+        try await withTimeout(30) { try await model.client.waitForPendingWrites() }
         #expect(await server.rows(of: "tasks").count == 2)
         await model.client.close()
     }
@@ -91,7 +91,7 @@ struct SynchronousClientTests {
 
         let relaunched = TasksModel(server: server, storage: .directory(folder))
         try await relaunched.client.open()
-        try await within(30) {
+        try await withTimeout(30) {
             while await server.rows(of: "tasks").isEmpty {
                 try await ContinuousClock().sleep(for: .milliseconds(5))
             }
@@ -105,7 +105,7 @@ struct SynchronousClientTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sync-client-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }
         let model = TasksModel(server: InMemoryPostgREST(), storage: .directory(folder))
-        try await within(30) { await model.client.close() }
+        try await withTimeout(30) { await model.client.close() }
         await #expect(throws: ClientError.closed) { try await model.client.open() }
         await #expect(throws: ClientError.closed) { try await model.tasks() }
         await #expect(throws: ClientError.closed) {

@@ -1,3 +1,4 @@
+import OfflineEngineTesting
 import Synchronization
 import Testing
 

@@ -1,3 +1,4 @@
+import OfflineEngineTesting
 import Streams
 import Testing
 

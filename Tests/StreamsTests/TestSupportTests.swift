@@ -1,10 +1,11 @@
+import OfflineEngineTesting
 import Testing
 
 @Suite struct TestSupportTests {
     @Test func timeoutGuardFailsInsteadOfHangingOnAnUncancellableWait() async {
         let never = Countdown(1)
-        await #expect(throws: TimeoutError.self) {
-            try await withTimeout(seconds: 0.2) {
+        await #expect(throws: TimedOut.self) {
+            try await withTimeout(0.2) {
                 await never.wait()
             }
         }

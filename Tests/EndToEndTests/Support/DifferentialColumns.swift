@@ -1,3 +1,5 @@
+import OfflineEngineTesting
+
 /// The columns of the differential test's table: one per PostgreSQL type a JSON value may come
 /// from, each with the values its rows hold (as input text; `nil` is SQL NULL).
 struct DifferentialColumn: Sendable {

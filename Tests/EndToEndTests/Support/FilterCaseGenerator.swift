@@ -1,3 +1,5 @@
+import OfflineEngineTesting
+
 @testable import OfflineEngine
 
 /// Makes filters the way an app would write them against the differential table: mostly values

@@ -13,7 +13,7 @@ struct ClientAnswerTests {
     private static func answerFirstPosts(
         _ count: Int, of fixture: ClientFixture, with response: HTTPResponse
     ) {
-        let left = Countdown(count)
+        let left = Turns(count)
         fixture.probe.answer { request in
             guard request.method == .post, left.take()
             else { return nil }
@@ -74,7 +74,7 @@ struct ClientAnswerTests {
     func lostAnswerOfImmediateSend() async throws {
         let fixture = try await ClientFixture()
         let server = fixture.server
-        let lost = Countdown(1)
+        let lost = Turns(1)
         fixture.probe.answer { request in
             guard request.method == .post, lost.take()
             else { return nil }
@@ -100,8 +100,8 @@ struct ClientAnswerTests {
         await fixture.client.disableNetwork()
         _ = try await fixture.client.from("tasks").insert(["id": 1, "title": "a"] as Row).execute()
         // An earlier attempt whose answer was lost (the row above is its effect).
-        let failedChecks = Countdown(1)
-        let interrupted = Countdown(1)
+        let failedChecks = Turns(1)
+        let interrupted = Turns(1)
         fixture.probe.answer { request in
             if request.method == .post, interrupted.take() {
                 throw TransportError(kind: .connectionLost)
@@ -130,7 +130,7 @@ struct ClientAnswerTests {
         await fixture.client.disableNetwork()
         let sent: Row = ["id": 1, "due": "2024-01-15T12:00:00Z", "n": 1.50]
         _ = try await fixture.client.from("tasks").insert(sent).execute()
-        let interrupted = Countdown(1)
+        let interrupted = Turns(1)
         fixture.probe.answer { request in
             if request.method == .post, interrupted.take() {
                 throw TransportError(kind: .connectionLost)
@@ -153,7 +153,7 @@ struct ClientAnswerTests {
         await fixture.client.disableNetwork()
         _ = try await fixture.client.from("tasks").insert(["title": "no id"] as Row).execute()
         let server = fixture.server
-        let lost = Countdown(1)
+        let lost = Turns(1)
         fixture.probe.answer { request in
             guard request.method == .post, lost.take()
             else { return nil }

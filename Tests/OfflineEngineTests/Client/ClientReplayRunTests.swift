@@ -65,7 +65,7 @@ struct ClientReplayRunTests {
     @Test("after a failure mid-run, the writes behind it stay queued with no attempt counted and no mark")
     func failureLeavesTheRestUntouched() async throws {
         let fixture = try await Self.offlineQueue(of: 4)
-        let refusals = Countdown(1)
+        let refusals = Turns(1)
         fixture.probe.answer { request in
             guard request.method == .post, request.bodyRows.first?["id"] == 2, refusals.take() else {
                 return nil

@@ -27,7 +27,7 @@ struct ClientReplayTests {
         await fixture.client.disableNetwork()
         _ = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
         _ = try await fixture.client.from("tasks").insert(["id": 2] as Row).execute()
-        let refusals = Countdown(1)
+        let refusals = Turns(1)
         fixture.probe.answer { request in
             guard request.method == .post,
                 refusals.take()
@@ -50,7 +50,7 @@ struct ClientReplayTests {
         let fixture = try await ClientFixture()
         await fixture.client.disableNetwork()
         _ = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
-        let failures = Countdown(2)
+        let failures = Turns(2)
         fixture.probe.answer { request in
             guard request.method == .post,
                 failures.take()
@@ -146,7 +146,7 @@ struct ClientReplayTests {
         let fixture = try await ClientFixture()
         await fixture.client.disableNetwork()
         _ = try await fixture.client.from("tasks").insert(["id": 1, "title": "a"] as Row).execute()
-        let lost = Countdown(1)
+        let lost = Turns(1)
         let server = fixture.server
         fixture.probe.answer { request in
             guard request.method == .post,
@@ -203,7 +203,7 @@ struct ClientReplayTests {
         let fixture = try await ClientFixture()
         await fixture.client.disableNetwork()
         _ = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
-        let odd = Countdown(1)
+        let odd = Turns(1)
         fixture.probe.answer { request in
             guard request.method == .post, odd.take()
             else { return nil }

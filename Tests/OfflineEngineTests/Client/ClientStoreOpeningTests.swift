@@ -35,7 +35,7 @@ struct ClientStoreOpeningTests {
         let events = client.events
         let count = client.pendingMutationCount()
         let live = client.from("tasks").select().snapshots()
-        try await withHardTimeout(30) {
+        try await withTimeout(30) {
             await #expect(throws: StoreError.corrupt) { try await client.from("tasks").select().execute() }
             await #expect(throws: StoreError.corrupt) { try await client.open() }
             await #expect(throws: StoreError.corrupt) {
@@ -76,7 +76,7 @@ struct ClientStoreOpeningTests {
         let folder = clientStoreFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let client = Self.madeAtOnce(folder)
-        try await withHardTimeout(30) {
+        try await withTimeout(30) {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { _ = try? await client.from("tasks").select().execute() }
                 group.cancelAll()
@@ -93,7 +93,7 @@ struct ClientStoreOpeningTests {
         let folder = clientStoreFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let client = Self.madeAtOnce(folder)
-        try await withHardTimeout(30) {
+        try await withTimeout(30) {
             async let read = try? await client.from("tasks").select().execute().rows.count
             await client.close()
             _ = await read
@@ -111,7 +111,7 @@ struct ClientStoreOpeningTests {
         let folder = clientStoreFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let client = Self.madeAtOnce(folder)
-        try await withHardTimeout(30) {
+        try await withTimeout(30) {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<20 {
                     group.addTask { _ = try await client.from("tasks").select().execute() }

@@ -112,7 +112,7 @@ struct ClientSyncControlTests {
     @Test("syncNow tries a stalled read at once, without waiting for the schedule")
     func syncNowTriesStalledRead() async throws {
         let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]])
-        let failing = Countdown(1_000)
+        let failing = Turns(1_000)
         fixture.probe.answer { request in
             guard request.method == .get, failing.take() else { return nil }
             return errorResponse(status: 500, code: "XX000")

@@ -18,7 +18,7 @@ struct ClientSyncStatusTests {
         #expect(offline.lastSyncedAt == nil && offline.lastUploadError == nil && !offline.isWaitingForSession)
         #expect(try await client.store.queue.all().count == offline.pendingCount)
 
-        let failures = Countdown(1)
+        let failures = Turns(1)
         fixture.probe.answer { request in
             guard request.method == .post, failures.take() else { return nil }
             return errorResponse(status: 503, code: "PGRST002", message: "schema cache")

@@ -168,7 +168,7 @@ func firstValue<S: AsyncSequence & Sendable>(
 ) async throws -> S.Element where S.Element: Sendable {
     try await withTimeout(seconds) {
         for try await value in stream where condition(value) { return value }
-        throw TimedOut()
+        throw TimedOut(seconds: seconds)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import OfflineEngineTesting
 import Testing
 
 @testable import OfflineEngine
@@ -31,7 +32,7 @@ struct ClientUnreadableWriteTests {
         let watching = collect(second.client.from("tasks").select().snapshots(), into: shown)
         let rejected = try await firstValue(of: second.client.rejectedMutations()) { !$0.isEmpty }
         _ = try await firstValue(of: second.client.pendingMutationCount()) { $0 == 0 }
-        _ = try await withHardTimeout(5) {
+        _ = try await withTimeout(5) {
             var seen = shown.values
             while seen.last?.column("id") != ["1", "2", "3"] {
                 seen = await shown.values(atLeast: seen.count + 1)

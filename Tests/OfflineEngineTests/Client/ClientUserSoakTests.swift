@@ -1,4 +1,5 @@
 import Foundation
+import OfflineEngineTesting
 import Testing
 
 @testable import OfflineEngine
@@ -21,7 +22,7 @@ struct ClientUserSoakTests {
     )
     func soakUsers() async throws {
         let settings = UserSoak.Settings(seed: Self.seed, faults: Self.faults)
-        let tally = try await withHardTimeout(150) { try await UserSoak(settings: settings).run() }
+        let tally = try await withTimeout(150) { try await UserSoak(settings: settings).run() }
         for line in tally.lines { print(line) }
         #expect(tally.writes == 10_000)
         #expect(tally.lost == 0)
@@ -43,7 +44,7 @@ struct ClientUserSoakTests {
                 portalPageAfterApplying: 0))
         settings.users = ["A"]
         settings.movesEvery = 2...6
-        let tally = try await withHardTimeout(150) { [settings] in
+        let tally = try await withTimeout(150) { [settings] in
             try await UserSoak(settings: settings).run()
         }
         print(tally.flappingLine)
@@ -67,7 +68,7 @@ struct ClientUserSoakTests {
         var settings = UserSoak.Settings(seed: Self.seed, faults: .none)
         settings.writes = 2_000
         settings.networkOutages = false
-        let tally = try await withHardTimeout(60) { [settings] in try await UserSoak(settings: settings).run()
+        let tally = try await withTimeout(60) { [settings] in try await UserSoak(settings: settings).run()
         }
         for line in tally.lines {
             print(line.replacingOccurrences(of: "soak-users", with: "soak-users (no faults)"))

@@ -139,7 +139,7 @@ struct ClientWriteTests {
         let stream = fixture.client.from("tasks").select().snapshots()
         _ = try await firstValue(of: stream) { $0.refresh == .idle }
         let server = fixture.server
-        let unreadable = Countdown(1)
+        let unreadable = Turns(1)
         fixture.probe.answer { request in
             guard request.method == .post, unreadable.take()
             else { return nil }

@@ -1,3 +1,4 @@
+import OfflineEngineTesting
 import Testing
 
 @testable import OfflineEngine

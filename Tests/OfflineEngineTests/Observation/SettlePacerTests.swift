@@ -1,3 +1,4 @@
+import OfflineEngineTesting
 import Testing
 
 @testable import OfflineEngine
@@ -8,7 +9,7 @@ struct SettlePacerTests {
     @Test("200 models settling at once are all released, however their arrivals fall on the drives")
     func releasesEveryModel() async throws {
         let pacer = SettlePacer()
-        let released = try await withHardTimeout(30) {
+        let released = try await withTimeout(30) {
             await withTaskGroup(of: Int.self) { group in
                 for model in 0..<200 {
                     group.addTask {
@@ -25,7 +26,7 @@ struct SettlePacerTests {
     @Test("a settle after the drives ended drives again: the pacer never stays marked as driving")
     func drivesAgainAfterRest() async throws {
         let pacer = SettlePacer()
-        try await withHardTimeout(30) {
+        try await withTimeout(30) {
             for _ in 0..<50 { await pacer.settle() }
         }
     }

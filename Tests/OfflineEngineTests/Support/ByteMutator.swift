@@ -1,4 +1,5 @@
 import Foundation
+import OfflineEngineTesting
 
 /// Mutates valid inputs into the near-valid ones that find parser bugs, from a seed, so any
 /// input it makes can be made again: bit flips, bytes and grammar tokens inserted, ranges cut,

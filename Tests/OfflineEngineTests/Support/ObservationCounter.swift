@@ -1,4 +1,5 @@
 import Observation
+import OfflineEngineTesting
 import Synchronization
 
 /// Counts the changes of what `read` reads of observable models as a view sees them: a change

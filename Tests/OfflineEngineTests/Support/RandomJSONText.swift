@@ -1,3 +1,5 @@
+import OfflineEngineTesting
+
 /// Random valid JSON texts for differential tests of the JSON parsers: nested arrays and objects
 /// (some with duplicate keys), strings with every escape, surrogate pairs, non-ASCII and emoji,
 /// numbers in every form the grammar allows, and whitespace between every token.

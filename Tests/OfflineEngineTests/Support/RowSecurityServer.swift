@@ -1,4 +1,5 @@
 import Foundation
+import OfflineEngineTesting
 
 @testable import OfflineEngine
 

@@ -1,3 +1,4 @@
+import OfflineEngineTesting
 import Testing
 
 /// Records a stream and checks what it delivered as GRDB's `ValueObservationRecorder` does:

@@ -2,7 +2,7 @@ import Synchronization
 
 /// A count of turns shared by concurrent answers: `take()` is true for the first `count` calls,
 /// as in "the first two POSTs fail".
-final class Countdown: Sendable {
+final class Turns: Sendable {
     private let left: Mutex<Int>
 
     init(_ count: Int) {
