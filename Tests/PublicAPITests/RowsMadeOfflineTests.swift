@@ -8,6 +8,7 @@ func readmeTableSettings(_ configuration: inout Configuration) {
     configuration.tables = [
         "channels": TableSettings(key: ["id"], madeOnDevice: ["id": .uuid, "created_at": .now]),
         "likes": TableSettings(key: ["user_id", "post_id"]),
+        "messages": TableSettings(madeOnDevice: ["id": .uuid], foreignKeys: ["profiles": "author_id"]),
     ]
 }
 
@@ -44,6 +45,46 @@ struct RowsMadeOfflineTests {
             .execute().value
         let listed: [Channel] = try await channels.execute().value
         #expect(listed == [saved])
+        await client.close()
+    }
+
+    @Test(
+        "the catalog's embed and badge snippets, offline: the new message shows its author and moves the badge"
+    )
+    func catalogEmbedAndBadge() async throws {
+        let (channel, user) = ("c1", "u1")
+        let id = "0b3c1d9e-8f4a-4b6e-9a51-2c7d8e9f0a1b"
+        let cached: Row = [
+            "id": .string(id), "channel_id": "c1", "author_id": "u1", "text": "hi", "read": false,
+            "author": ["name": "Ann"],
+        ]
+        let body =
+            #"[{"id":"\#(id)","channel_id":"c1","author_id":"u1","text":"hi","read":false,"author":{"name":"Ann"}}]"#
+        let server = InMemoryPostgREST(tables: ["messages": [cached]])
+        // The in-memory server reads no embeds: the embed read is answered as PostgREST would.
+        await server.setInterceptor { request in
+            guard request.method == .get, request.url.absoluteString.contains("author") else { return nil }
+            return HTTPResponse(
+                status: 200, headers: ["Content-Type": "application/json"],
+                body: Data(body.utf8))
+        }
+        var configuration = rowsMadeOfflineSettings(
+            projectURL: URL(string: "https://example.invalid")!, anonKey: "anon-key",
+            folder: URL(fileURLWithPath: "/"))
+        configuration.storage = .inMemory
+        configuration.clock = ManualClock()
+        configuration.transport = server
+        let client = try await OfflineClient(configuration: configuration)
+        _ = try await client.from("messages").select("*, author:profiles!author_id(name)").eq(
+            "channel_id", value: channel
+        )
+        .execute()
+        #expect(try await rowsMadeOfflineBadge(client, channelID: channel) == 1)
+        await client.disableNetwork()
+        let shown = try await rowsMadeOfflineEmbed(client, channelID: channel, userID: user)
+        #expect(shown.map(\.author.name) == ["Ann", "Ann"])
+        // The new message does not say whether it is read: a row the filters may admit joins.
+        #expect(try await rowsMadeOfflineBadge(client, channelID: channel) == 2)
         await client.close()
     }
 }

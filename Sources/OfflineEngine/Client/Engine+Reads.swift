@@ -69,15 +69,18 @@ extension Engine {
         try await fetchOnce(query, options: ReadOptions()).result
     }
 
-    /// ``fetchOnce(_:)`` with a count and `HEAD` as `options` ask. A `HEAD` answer has no rows
-    /// and is not cached. The count is the server's; from the cache, it is the number of rows the
-    /// device shows for the query when the query has no limit or range (else `nil`).
+    /// ``fetchOnce(_:)`` with a count and `HEAD` as `options` ask. The count is the server's, and
+    /// is cached with the read's list (a `HEAD` read's list holds no rows: see
+    /// ``ReadOptions/cachedList(of:)``); from the cache, it is the cached count moved by the writes
+    /// the overlay can decide (``OverlayCount``), or for a read never counted, the rows the device
+    /// shows when the read has no limit or range (else `nil`).
     func fetchOnce(_ query: QueryDescription, options: ReadOptions) async throws -> (
         result: FetchResult, count: Int?
     ) {
-        try await calls.underway {
-            try await state.listsInUse.using(query.canonicalKey) {
-                defer { state.store.lists.noteRead([query.canonicalKey]) }
+        let key = options.cachedList(of: query).canonicalKey
+        return try await calls.underway {
+            try await state.listsInUse.using(key) {
+                defer { state.store.lists.noteRead([key]) }
                 return try await fetchOnceInUse(query, options: options)
             }
         }
@@ -88,7 +91,8 @@ extension Engine {
         result: FetchResult, count: Int?
     ) {
         let table = TableID(query)
-        let key = query.canonicalKey
+        let listed = options.cachedList(of: query)
+        let key = listed.canonicalKey
         try await state.loadLists(of: table)
         await waitForSessionToSettle()
         var answered = false
@@ -98,16 +102,11 @@ extension Engine {
             guard connectivity.current != .offline else { throw ClientError.offline }
             let (answer, tick) = try await reads.fetch(query, options: options)
             count = answer.count
-            if options.head {
-                return (
-                    FetchResult(
-                        result: QueryResult(rows: []), isFromCache: false, fetchedAt: nil,
-                        hasPendingMutations: false), count
-                )
-            }
             answered =
-                try await state.applyAnswer(answer.rows, query: query, requestTick: tick).outcome
-                == .applied
+                try await state.applyAnswer(
+                    answer.rows, query: listed, requestTick: tick, count: answer.count
+                )
+                .outcome == .applied
         } catch {
             failure = error
         }
@@ -118,16 +117,21 @@ extension Engine {
             if case ClientError.offline? = failure as? ClientError { throw ClientError.notCached }
             throw failure
         }
-        var composer = SnapshotComposer(query: query, primaryKeys: primaryKeys, startAnswers: 0)
+        var composer = SnapshotComposer(query: listed, primaryKeys: primaryKeys, startAnswers: 0)
         let composed = composer.compose(facts, RefreshReport(state: .idle, answer: facts.answers))
             .snapshot
-        let rows = composed.result?.rows ?? []
-        if !answered, options.count != nil, query.limit == nil, query.offset == nil {
-            count = rows.count
+        var pending = !options.head && composed.hasPendingMutations
+        if !answered, options.count != nil,
+            let cached = facts.cachedCount(
+                of: key, isWhole: options.readsWholeList(query), primaryKeys: primaryKeys)
+        {
+            count = cached.count
+            if options.head { pending = cached.moved }
         }
         let result = FetchResult(
-            result: QueryResult(rows: options.head ? [] : rows), isFromCache: !answered,
-            fetchedAt: facts.lists[key]?.fetchedAt, hasPendingMutations: composed.hasPendingMutations)
+            result: QueryResult(rows: options.head ? [] : composed.result?.rows ?? []),
+            isFromCache: !answered,
+            fetchedAt: facts.lists[key]?.fetchedAt, hasPendingMutations: pending)
         return (result, count)
     }
 

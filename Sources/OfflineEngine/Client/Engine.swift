@@ -30,7 +30,7 @@ final class Engine: Sendable {
         self.configuration = configuration
         self.background = background
         endpoint = RESTEndpoint(url: configuration.url, apiKey: configuration.apiKey)
-        primaryKeys = PrimaryKeys(configuration.keyColumns)
+        primaryKeys = PrimaryKeys(configuration.keyColumns, foreignKeys: configuration.foreignKeys)
         transport = RetryingTransport(base: configuration.transport, clock: configuration.clock)
         self.connectivity = connectivity
         state = EngineState(

@@ -13,14 +13,17 @@ import Foundation
 /// ```
 ///
 /// Offline, or when the server fails, the rows are the device's, with the user's queued writes
-/// laid over them (``isFromCache``); a read nothing is cached for throws the failure.
+/// laid over them (``isFromCache``), and a count is the cached one; a read nothing is cached for
+/// throws ``ClientError/notCached`` offline, or the server's failure.
 public struct ReadResponse<Value> {
     /// The rows decoded with the client's ``Configuration/decoder``: an array, or the one row of
     /// ``ReadQuery/single()`` (`Optional` for ``ReadQuery/maybeSingle()``).
     public let value: Value
     /// The count asked with `select(_:head:count:)`: the server's, from its `Content-Range`.
-    /// From the cache it is the number of rows the device shows for a read without a limit or
-    /// range, and `nil` for one with them.
+    /// From the cache it is the count the server gave when the read was last answered, moved by
+    /// the user's writes the device can decide (an insert the read's filters admit, a delete of a
+    /// row it holds); for a read never counted, the number of rows the device shows when it has
+    /// no limit or range, else `nil`.
     public let count: Int?
     /// The rows undecoded (none for `head: true`).
     public let rows: QueryRows

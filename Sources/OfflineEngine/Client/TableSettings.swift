@@ -22,11 +22,21 @@ public struct TableSettings: Sendable, Hashable {
     public var key: [String]
     /// Columns the device fills in when a written row lacks them.
     public var madeOnDevice: [String: DeviceValue]
+    /// For each table this one embeds one row of, the column of this table that names that row
+    /// (`["profiles": "author_id"]`), when a list's `select` text does not say it: an embed
+    /// written by its column (`user:user_id(*)`) or with a column hint
+    /// (`author:profiles!author_id(name)`) needs nothing declared. A row written on the device
+    /// shows such an embed as a cached row of this table with the same value in that column holds
+    /// it.
+    public var foreignKeys: [String: String]
 
-    /// Settings with `key` and the values made on the device.
-    public init(key: [String] = ["id"], madeOnDevice: [String: DeviceValue] = [:]) {
+    /// Settings with `key`, the values made on the device, and the columns embeds follow.
+    public init(
+        key: [String] = ["id"], madeOnDevice: [String: DeviceValue] = [:], foreignKeys: [String: String] = [:]
+    ) {
         self.key = key
         self.madeOnDevice = madeOnDevice
+        self.foreignKeys = foreignKeys
     }
 }
 
@@ -77,6 +87,11 @@ extension Configuration {
     /// The key columns per table: ``primaryKeys`` with ``tables``' keys over them.
     var keyColumns: [String: [String]] {
         primaryKeys.merging(tables.mapValues(\.key)) { _, settings in settings }
+    }
+
+    /// The columns embeds follow per table, as ``tables`` declares them.
+    var foreignKeys: [String: [String: String]] {
+        tables.mapValues(\.foreignKeys).filter { !$0.value.isEmpty }
     }
 
     /// `draft` with the values ``tables`` makes on the device filled into each inserted or

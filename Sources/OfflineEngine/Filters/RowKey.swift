@@ -16,9 +16,15 @@ public struct RowKey: Sendable, Hashable, CustomStringConvertible {
 package struct PrimaryKeys: Sendable, Hashable {
     /// Key columns per table; a table not named here uses `["id"]`.
     package var byTable: [String: [String]]
+    /// Per table, the column an embed of each named table follows, as the app declared it
+    /// (``TableSettings/foreignKeys``), for embeds whose `select` text does not name it.
+    package var foreignKeys: [String: [String: String]]
 
-    /// Primary keys from a per-table map.
-    package init(_ byTable: [String: [String]] = [:]) { self.byTable = byTable }
+    /// Primary keys from a per-table map, with the foreign keys the app declared.
+    package init(_ byTable: [String: [String]] = [:], foreignKeys: [String: [String: String]] = [:]) {
+        self.byTable = byTable
+        self.foreignKeys = foreignKeys
+    }
 
     /// The key columns of `table`.
     package func columns(for table: String) -> [String] { byTable[table] ?? ["id"] }

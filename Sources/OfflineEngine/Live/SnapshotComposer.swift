@@ -139,7 +139,10 @@ struct SnapshotComposer: Sendable {
         )
         .map(\.mutation)
         let hasUpdates = (queued + replayed).contains { $0.operation == .update }
-        let others = hasUpdates ? facts.lists.filter { $0.key != key }.map(\.value.list) : []
+        // The other lists give an UPDATE rows to move in, and a written row its embeds of one row.
+        let others =
+            hasUpdates || OneRowEmbeds.mayEmbed(query.select)
+            ? facts.lists.filter { $0.key != key }.map(\.value.list) : []
         var made = OverlayFold<FilterEvaluator>(
             list: list, otherLists: others, primaryKeys: primaryKeys, replayed: replayed, queued: queued)
         let result = made.gatherResult()

@@ -41,7 +41,9 @@ struct OverlayResult: Sendable, Hashable {
 ///   in order of their keys. A row read by another list with other columns, or other embed
 ///   options, does not join: `needsRefetch` is set instead, and `refetchIsDue` once the write
 ///   that would have moved it in has synced (the engine fetches the list again then).
-/// - Queued rows are written rows, not read ones: they join any list, with the columns written.
+/// - Queued rows are written rows, not read ones: they join any list, with the columns written
+///   and, in a list that embeds the row their foreign key names, that embed as a cached row of
+///   the table with the same foreign key value holds it (`OneRowEmbeds`).
 ///   Rows read (returned by the server, or held by another list) join only lists whose every
 ///   column they carry (`ReadShape`): a `*` list takes only rows read with `*`.
 /// - An accepted write (`patch`): returned rows are merged over the sent row with the same key

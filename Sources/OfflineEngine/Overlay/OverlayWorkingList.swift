@@ -25,6 +25,8 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     private let shape: ReadShape
     private let keys: OverlayKeys
     private let evaluator: Evaluator
+    /// The embeds of one row the list reads, laid on rows that join it without them.
+    private let embeds: OneRowEmbeds?
     /// The list's rows in order; `nil` where a row left.
     private var slots: OverlaySlots
     /// The slot of each keyed row in the list.
@@ -66,6 +68,12 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
         fetchedCount = list.rows.count
         shape = ReadShape(list.query)
         slots = OverlaySlots(list.rows)
+        let embeds =
+            OneRowEmbeds.mayEmbed(list.query.select)
+            ? OneRowEmbeds(
+                list: list.query, sources: [list] + otherLists,
+                foreignKeys: primaryKeys.foreignKeys[list.query.table] ?? [:]) : nil
+        self.embeds = embeds?.items.isEmpty == false ? embeds : nil
         let keys = keys
         // The writes are laid by the caller (`apply(_:)`), not kept: a live read's fold would
         // otherwise hold a copy of every queued write of its table.
@@ -333,8 +341,9 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
         if let key = keys.indexKey(of: known(row, at: slot)), index[key] == slot { index[key] = nil }
     }
 
+    /// Appends a row joining the list, with the embeds of one row it lacks (see ``OneRowEmbeds``).
     private mutating func append(_ row: Row, key: String?) {
-        slots.append(row)
+        slots.append(embeds?.filling(row) ?? row)
         if let key {
             if let other = index[key], slots[other] != nil { hasDuplicateKeys = true }
             index[key] = slots.count - 1

@@ -108,7 +108,7 @@ struct ReadShape: Sendable, Hashable {
     }
 
     /// The comma-separated items of `select`, outside parentheses and quotes.
-    private static func topLevelItems(of select: String) -> [String] {
+    static func topLevelItems(of select: String) -> [String] {
         var items = [String]()
         var current = ""
         var depth = 0

@@ -22,8 +22,8 @@ public struct TableQuery: Sendable {
 
     /// A read of `columns` (PostgREST's select grammar, `*` by default), as supabase-swift's
     /// `select(_:head:count:)`: `count` asks PostgREST to count the matching rows (read as
-    /// ``ReadResponse/count``), and `head` asks for the count alone (`HEAD`: no rows, nothing
-    /// cached).
+    /// ``ReadResponse/count``), and `head` asks for the count alone (`HEAD`: no rows). Either
+    /// count is cached with the read, so offline `execute()` answers with it.
     ///
     /// ```swift
     /// let open = try await client.from("tasks").select("*", head: true, count: .exact)

@@ -4,32 +4,40 @@ extension EngineState {
     /// Writes an answer to the cache unless a rule of the refresh lifecycle refuses it; returns
     /// what became of it, with the serial it was written under. `answering` names the live read
     /// whose own refresh asked: that read shows the rows with the state its refresh then reports.
+    /// `count` is the server's count of the read, when it asked for one: it is kept with the rows.
     func applyAnswer(
-        _ rows: [Row], query: QueryDescription, requestTick tick: Int64, answering: String? = nil
+        _ rows: [Row], query: QueryDescription, requestTick tick: Int64, count: Int? = nil,
+        answering: String? = nil
     ) async throws -> FetchAnswer {
         let table = TableID(query)
         if closed { return FetchAnswer(.refused(askAgain: false)) }
         if let refusal = ownership.refusal(ofAnswerAt: tick, mark: try await marks.mark(of: table)) {
             return FetchAnswer(refusal)
         }
-        if rows.isEmpty, responseTrust == .authenticatedSessionOnly, session.value.userID == nil {
+        // A count of rows is an answer about rows: none counted is empty too.
+        if rows.isEmpty, (count ?? 0) == 0, responseTrust == .authenticatedSessionOnly,
+            session.value.userID == nil
+        {
             return FetchAnswer(.emptyButUntrusted)
         }
         try await loadLists(of: table)
         let fetchedAt = cache.now()
         let expiresAt = expiry(of: query, fetchedAt: fetchedAt)
+        let countBeyond = count.map { $0 - rows.count }
         try await store.lists.save(
             StoredList(
                 key: query.canonicalKey, schema: query.schema, table: query.table, rows: rows,
-                fetchedAt: fetchedAt, mark: tick, isStale: false, expiresAt: expiresAt))
+                fetchedAt: fetchedAt, mark: tick, isStale: false, expiresAt: expiresAt,
+                countBeyond: countBeyond))
         cache.wrote()
         // The store's await let other events run: a clear or a new owner since then wins.
         if let refusal = ownership.refusal(ofAnswerAt: tick, mark: marks.current(of: table)) {
             return FetchAnswer(refusal)
         }
         let (serial, retiredThrough) = tables.writeAnswer(
-            rows, query: query, tick: tick, fetchedAt: fetchedAt, expiresAt: expiresAt, answering: answering,
-            owner: overlayOwner)
+            rows, query: query, tick: tick, fetchedAt: fetchedAt, expiresAt: expiresAt,
+            countBeyond: countBeyond,
+            answering: answering, owner: overlayOwner)
         if let through = retiredThrough {
             try await store.replayLog.retire(table: table.table, schema: table.schema, through: through)
         }

@@ -42,7 +42,7 @@ actor EngineState {
     ) {
         self.store = store
         self.events = events
-        primaryKeys = PrimaryKeys(configuration.keyColumns)
+        primaryKeys = PrimaryKeys(configuration.keyColumns, foreignKeys: configuration.foreignKeys)
         responseTrust = configuration.responseTrust
         self.connectivity = connectivity
         self.liveReads = liveReads

@@ -14,6 +14,9 @@ struct ListEntry: Sendable, Hashable {
     var answer: AnswerStamp?
     /// When the list's time to live ends, or `nil` when it has none.
     var expiresAt: Date? = nil
+    /// The rows the read's count holds beyond the list's rows when it was counted, or `nil`
+    /// when the read did not ask for a count (see ``StoredList/countBeyond``).
+    var countBeyond: Int? = nil
 
     /// The entry as the store keeps it, under `key` (a list never fetched, only patched, has the
     /// earliest fetch time).
@@ -21,8 +24,7 @@ struct ListEntry: Sendable, Hashable {
         StoredList(
             key: key, schema: list.query.schema, table: list.query.table, rows: list.rows,
             fetchedAt: fetchedAt ?? Date(timeIntervalSince1970: 0), mark: Int64(list.fetchTick),
-            isStale: isStale,
-            expiresAt: expiresAt)
+            isStale: isStale, expiresAt: expiresAt, countBeyond: countBeyond)
     }
 }
 

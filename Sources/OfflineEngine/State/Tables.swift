@@ -163,25 +163,27 @@ struct Tables: Sendable {
             guard let query = QueryDescription(canonicalKey: list.key) else { continue }
             state.lists[list.key] = ListEntry(
                 list: CachedList(query: query, rows: list.rows, fetchTick: Int(list.mark)),
-                fetchedAt: list.fetchedAt, isStale: list.isStale, answer: nil, expiresAt: list.expiresAt)
+                fetchedAt: list.fetchedAt, isStale: list.isStale, answer: nil, expiresAt: list.expiresAt,
+                countBeyond: list.countBeyond)
         }
         byID[table] = state
         changed(table, owner: owner)
     }
 
-    /// Writes an answer as the list of `query` and retires the replayed writes every list of the
+    /// Writes an answer as the list of `query` (with the rows its count holds beyond them, when
+    /// it was counted) and retires the replayed writes every list of the
     /// table was fetched after, sending one facts value; returns the answer's serial and the
     /// tick through which the store must retire replayed writes too (`nil`: none retire).
     mutating func writeAnswer(
         _ rows: [Row], query: QueryDescription, tick: Int64, fetchedAt: Date, expiresAt: Date? = nil,
-        answering: String?, owner: String?
+        countBeyond: Int? = nil, answering: String?, owner: String?
     ) -> (serial: Int, retiredThrough: Int64?) {
         answerSerial += 1
         let table = TableID(query)
         byID[table, default: TableState()].lists[query.canonicalKey] = ListEntry(
             list: CachedList(query: query, rows: rows, fetchTick: Int(tick)), fetchedAt: fetchedAt,
             isStale: false, answer: AnswerStamp(serial: answerSerial, refreshOf: answering),
-            expiresAt: expiresAt)
+            expiresAt: expiresAt, countBeyond: countBeyond)
         // One facts value: the new list, and the replayed writes it retired.
         let retired = retireReplayed(of: table, owner: owner)
         if retired == nil { changed(table, owner: owner) }

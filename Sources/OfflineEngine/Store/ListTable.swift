@@ -25,12 +25,13 @@ package struct ListTable: Sendable {
                 ) { row in Int(row.integer(0)) }
                 try connection.run(
                     """
-                    INSERT OR REPLACE INTO lists (key, schema_name, table_name, rows, fetched_at, mark, stale)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    INSERT OR REPLACE INTO lists
+                        (key, schema_name, table_name, rows, fetched_at, mark, stale, count_beyond)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                     .text(list.key), .text(Store.schemaKey(list.schema)), .text(list.table), .blob(rows),
                     .real(list.fetchedAt.timeIntervalSince1970), .integer(list.mark),
-                    .integer(list.isStale ? 1 : 0))
+                    .integer(list.isStale ? 1 : 0), list.countBeyond.map { .integer(Int64($0)) } ?? .null)
                 try connection.run(
                     """
                     INSERT OR REPLACE INTO list_usage
@@ -117,7 +118,7 @@ package struct ListTable: Sendable {
 
     private static let listColumns = """
         lists.key, lists.schema_name, lists.table_name, lists.rows, lists.fetched_at, lists.mark, lists.stale,
-        list_usage.expires_at
+        list_usage.expires_at, lists.count_beyond
         """
     private static let listsWithUsage = "lists LEFT JOIN list_usage ON list_usage.key = lists.key"
 
@@ -130,13 +131,15 @@ package struct ListTable: Sendable {
         var mark: Int64
         var stale: Bool
         var expiresAt: Double?
+        var countBeyond: Int?
     }
 
     private static func listRecord(_ row: SQLiteRow) -> ListRecord {
         ListRecord(
             key: row.text(0) ?? "", schema: row.text(1) ?? "", table: row.text(2) ?? "", rows: row.blob(3),
             fetchedAt: row.real(4), mark: row.integer(5), stale: row.integer(6) != 0,
-            expiresAt: row.isNull(7) ? nil : row.real(7))
+            expiresAt: row.isNull(7) ? nil : row.real(7),
+            countBeyond: row.isNull(8) ? nil : Int(row.integer(8)))
     }
 
     private static func storedList(_ record: ListRecord) throws(StoreError) -> StoredList {
@@ -149,6 +152,7 @@ package struct ListTable: Sendable {
         return StoredList(
             key: record.key, schema: record.schema.isEmpty ? nil : record.schema, table: record.table,
             rows: rows, fetchedAt: Date(timeIntervalSince1970: record.fetchedAt), mark: record.mark,
-            isStale: record.stale, expiresAt: record.expiresAt.map(Date.init(timeIntervalSince1970:)))
+            isStale: record.stale, expiresAt: record.expiresAt.map(Date.init(timeIntervalSince1970:)),
+            countBeyond: record.countBeyond)
     }
 }

@@ -8,7 +8,7 @@ enum StoreSchema {
     static var currentVersion: Int { migrations.count }
 
     /// Step `i` moves a file from version `i` to version `i + 1`.
-    static let migrations: [String] = [version1, version2, version3, version4]
+    static let migrations: [String] = [version1, version2, version3, version4, version5]
 
     /// Version 1: cached lists, the queue, the replay log, rejected writes and key-value metadata.
     static let version1 = """
@@ -101,6 +101,13 @@ enum StoreSchema {
         SELECT key, schema_name, table_name, length(CAST(key AS BLOB)) + length(rows),
             ROW_NUMBER() OVER (ORDER BY fetched_at, key), NULL, mark
         FROM lists;
+        """
+
+    /// Version 5: the count a read asked for (`count:` or `head: true`), kept with its list as
+    /// the rows the count holds beyond the list's own (`NULL`: not counted), so a change of the
+    /// list's rows moves the count with them. Lists already stored were not counted.
+    static let version5 = """
+        ALTER TABLE lists ADD COLUMN count_beyond INTEGER;
         """
 
     /// Brings the connection's database to the current version, or refuses a newer one.

@@ -18,12 +18,16 @@ package struct StoredList: Sendable, Hashable {
     package var isStale: Bool
     /// When the list's time to live ends (wall time), or `nil` for a list that does not expire.
     package var expiresAt: Date?
+    /// The rows the read's count holds beyond `rows` (the server's count less the rows it
+    /// returned), or `nil` when the read did not ask for a count.
+    package var countBeyond: Int?
 
     /// A list from its parts.
     package init(
         key: String, schema: String? = nil, table: String, rows: [Row], fetchedAt: Date,
-        mark: Int64 = 0, isStale: Bool = false, expiresAt: Date? = nil
+        mark: Int64 = 0, isStale: Bool = false, expiresAt: Date? = nil, countBeyond: Int? = nil
     ) {
+        self.countBeyond = countBeyond
         self.key = key
         self.schema = schema
         self.table = table

@@ -96,7 +96,9 @@ struct ClientResponseReadTests {
         await fixture.client.close()
     }
 
-    @Test("offline, the count of a read without a range is the rows the device shows; with a range it is nil")
+    @Test(
+        "offline, the count of a read without a range is the rows the device shows; with a range, the server's moved by the insert"
+    )
     func countFromCache() async throws {
         let fixture = try await ClientFixture(tables: ["tasks": Self.rows])
         let whole = fixture.client.from("tasks").select("*", count: .exact)
@@ -106,7 +108,7 @@ struct ClientResponseReadTests {
         await fixture.client.disableNetwork()
         _ = try await fixture.client.from("tasks").insert(Item(id: 4, title: "d")).execute()
         #expect(try await whole.execute().count == 4)
-        #expect(try await ranged.execute().count == nil)
+        #expect(try await ranged.execute().count == 4)
         await fixture.client.close()
     }
 
