@@ -20,6 +20,17 @@ struct FilterRuleTests {
 
     func truth(_ filter: Filter, _ row: Row) -> Truth { evaluator.evaluate(filter, on: row) }
 
+    @Test(
+        "a UUID an app's encoder wrote in capitals is unequal to a different UUID, and undecided against the same one in lower case"
+    )
+    func uuidsInCapitals() {
+        let row: Row = ["channel_id": "62587E03-5CBE-47B1-89B0-2CB863A7998D"]
+        #expect(truth(condition("channel_id", .eq, "c0000000-0000-4000-8000-000000000001"), row) == .false)
+        #expect(truth(inList("channel_id", ["c0000000-0000-4000-8000-000000000001"]), row) == .false)
+        // The same UUID in lower case: equal as uuid, unequal as text.
+        #expect(truth(condition("channel_id", .eq, "62587e03-5cbe-47b1-89b0-2cb863a7998d"), row) == .unknown)
+    }
+
     @Test("eq, neq and in on a NULL column are not true, nor are their not. forms")
     func nullColumn() {
         let row: Row = ["title": nil]

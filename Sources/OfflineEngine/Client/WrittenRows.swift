@@ -8,16 +8,36 @@
 /// cannot be told on the device is left out, as PostgreSQL would leave out a row it did not match.
 enum WrittenRows {
     static func rows(of write: Mutation, facts: TableFacts, primaryKeys: PrimaryKeys) -> [Row] {
+        let rows: [Row]
         switch write.operation {
         case .insert, .upsert:
-            return write.rows
+            rows = write.rows
         case .update, .delete:
             let evaluator = FilterEvaluator(keyColumns: Set(primaryKeys.columns(for: write.table)))
             let held = heldRows(before: write, facts: facts, primaryKeys: primaryKeys)
             let matched = held.filter { evaluator.evaluate(write.filters, on: $0) == .true }
-            guard write.operation == .update, let patch = write.rows.first else { return matched }
-            return matched.map { $0.merging(patch) }
+            if write.operation == .update, let patch = write.rows.first {
+                rows = matched.map { $0.merging(patch) }
+            } else {
+                rows = matched
+            }
         }
+        return embedding(rows, askedBy: write, facts: facts, primaryKeys: primaryKeys)
+    }
+
+    /// The rows with the embeds of one row their `select` asks for (`insert(message)
+    /// .select("*, author:profiles!user_id(name)")`), as a cached row of the table with the same
+    /// foreign key value holds them: the lists lay the same (``OneRowEmbeds``), so the value of
+    /// `execute()` and the row in every list agree. With no such row, the embed is left out.
+    private static func embedding(
+        _ rows: [Row], askedBy write: Mutation, facts: TableFacts, primaryKeys: PrimaryKeys
+    ) -> [Row] {
+        guard let select = write.returning, OneRowEmbeds.mayEmbed(select), !rows.isEmpty else { return rows }
+        let embeds = OneRowEmbeds(
+            list: QueryDescription(schema: write.schema, table: write.table, select: select),
+            sources: facts.lists.values.map(\.list),
+            foreignKeys: primaryKeys.foreignKeys[write.table] ?? [:])
+        return embeds.items.isEmpty ? rows : rows.map(embeds.filling)
     }
 
     /// The rows of the table's cached lists with the writes queued before `write` laid over

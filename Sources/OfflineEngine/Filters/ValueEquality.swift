@@ -124,6 +124,11 @@ enum ValueEquality {
             if let digits = PostgresInput.uuidDigits(text) {
                 votes.add(digits.elementsEqual(value.utf8.lazy.filter { $0 != UInt8(ascii: "-") }))
             }
+        } else if !identical, let key = UUID(uuidString: value), let other = UUID(uuidString: text) {
+            // A UUID the app's encoder wrote in capitals (Foundation's `JSONEncoder` does): as
+            // uuid it equals only the same UUID, as text or citext it differs unless only the
+            // case does (answered above), so two different UUIDs differ under every type.
+            if key == other { votes.addUndecided() } else { votes.add(false) }
         } else if !identical, let point = CanonicalDateTime(value), let other = CanonicalDateTime(text),
             point.kind == other.kind
         {

@@ -60,6 +60,11 @@ enum DifferentialColumns {
             DifferentialColumn(
                 name: "c_bool", sqlType: "boolean", label: "boolean", pool: ["true", "false"]),
             DifferentialColumn(name: "c_uuid", sqlType: "uuid", label: "uuid", pool: uuids),
+            // UUIDs kept as text, as an app's encoder writes them (capitals) and as PostgreSQL
+            // writes a uuid (lower case), some the same UUID in both.
+            DifferentialColumn(
+                name: "c_uuid_text", sqlType: "text", label: "text (UUIDs)",
+                pool: uuids.prefix(6).map { $0.uppercased() } + Array(uuids.prefix(10))),
             DifferentialColumn(
                 name: "c_date", sqlType: "date", label: "date",
                 pool: [
