@@ -173,4 +173,59 @@ struct ClientOneRowEmbedTests {
         #expect(offline.value.map(\.id) == ["m1"] && offline.isFromCache)
         await fixture.client.close()
     }
+
+    @Test(
+        "with a declared relation, the embed comes from the embedded table's cached rows, across a relaunch offline"
+    )
+    func embedFromTheDeclaredTable() async throws {
+        let folder = clientStoreFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let settings = { (configuration: inout Configuration) in
+            configuration.tables = ["messages": TableSettings(foreignKeys: ["profiles": "user_id"])]
+        }
+        let first = try await ClientFixture(
+            tables: ["messages": [], "profiles": [Self.ann, Self.bob]], storage: .directory(folder),
+            configure: settings)
+        // The in-memory server reads no embeds: no message is cached with an author.
+        first.probe.answer { request in
+            request.method == .get && request.url.absoluteString.contains("user_id") ? jsonResponse([]) : nil
+        }
+        _ = try await first.client.from("profiles").select().execute()
+        let list = { (client: OfflineClient) in
+            client.from("messages").select("*, user:user_id(*)").eq("channel_id", value: "c1")
+        }
+        _ = try await list(first.client).execute()
+        try await Self.insertOffline(
+            ["id": "m1", "text": "yo", "channel_id": "c1", "user_id": "u2"] as Row, into: first)
+        #expect(try await list(first.client).execute().value == [Self.bobsMessage])
+        await first.client.close()
+
+        await first.server.setReachable(false)
+        let second = try await ClientFixture(
+            storage: .directory(folder), server: first.server, probe: ServerProbe(), configure: settings)
+        let relaunched = try await firstValue(of: list(second.client).snapshots()) { $0.result != nil }
+        #expect(try #require(relaunched.result).decode([Message].self) == [Self.bobsMessage])
+        await second.client.close()
+    }
+
+    private static let bobsMessage = Message(
+        id: "m1", text: "yo", user: Message.Author(id: "u2", name: "Bob"))
+
+    @Test("a declared relation reads only the embed's columns, and a null foreign key shows a null embed")
+    func declaredColumnsAndNull() async throws {
+        let fixture = try await ClientFixture(tables: ["messages": [], "profiles": [Self.ann]]) {
+            $0.tables = ["messages": TableSettings(foreignKeys: ["profiles": "author_id"])]
+        }
+        fixture.probe.answer { request in
+            request.method == .get && request.url.absoluteString.contains("author") ? jsonResponse([]) : nil
+        }
+        _ = try await fixture.client.from("profiles").select("id, name").execute()
+        let list = fixture.client.from("messages").select("id, author:profiles!author_id(name)")
+        _ = try await list.execute()
+        try await Self.insertOffline(["id": "m1", "author_id": "u1"] as Row, into: fixture)
+        try await fixture.client.from("messages").insert(["id": "m2", "author_id": nil] as Row).execute()
+        let rows = try await list.execute().rows
+        #expect(rows.map { $0["author"] } == [["name": "Ann"], .null])
+        await fixture.client.close()
+    }
 }
