@@ -25,8 +25,8 @@ public struct TableSettings: Sendable, Hashable {
     /// For each table this one embeds one row of, the column of this table that names that row
     /// by its key (`["profiles": "author_id"]`: a foreign key to `profiles`' key).
     ///
-    /// A row written on the device that joins a list embedding one row (`user:user_id(*)`,
-    /// `author:profiles!author_id(name)`) shows the embed as a cached row of this table with the
+    /// A row written on the device to a table with settings that joins a list embedding one row
+    /// (`user:user_id(*)`, `author:profiles!author_id(name)`) shows the embed as a cached row of this table with the
     /// same value in that column holds it, which needs nothing declared when the `select` text
     /// names the column. Declared, an embed that does not name it (`profiles(name)`) follows it
     /// too, and with no such cached row the embed is made from the embedded table's own cached
@@ -92,9 +92,11 @@ extension Configuration {
         primaryKeys.merging(tables.mapValues(\.key)) { _, settings in settings }
     }
 
-    /// The columns embeds follow per table, as ``tables`` declares them.
+    /// The columns embeds follow per table, as ``tables`` declares them: every table with
+    /// settings, so its written rows take embeds of one row (with none declared, those whose
+    /// `select` text names their column).
     var foreignKeys: [String: [String: String]] {
-        tables.mapValues(\.foreignKeys).filter { !$0.value.isEmpty }
+        tables.mapValues(\.foreignKeys)
     }
 
     /// `draft` with the values ``tables`` makes on the device filled into each inserted or

@@ -1,6 +1,8 @@
 /// The embeds of one row a list reads (`user:user_id(*)`, `author:profiles!author_id(name)`),
 /// and what the table's cached rows show for them, so a written row joining the list shows the
-/// embed its foreign key names. Pure: no I/O, no `await`.
+/// embed its foreign key names. Pure: no I/O, no `await`. Laid only on rows of a table the app
+/// gave ``TableSettings``: elsewhere the reference's limit holds (a queued row carries only the
+/// columns it wrote).
 ///
 /// An embed is followed by a column of the list's table: its `!hint`, the embed's own name when
 /// it embeds by a column (`user_id(*)`), or the column the app declared for the embedded table

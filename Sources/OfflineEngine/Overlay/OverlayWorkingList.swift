@@ -69,12 +69,14 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
         fetchedCount = list.rows.count
         shape = ReadShape(list.query)
         slots = OverlaySlots(list.rows)
-        let embeds =
+        // Only for a table the app gave settings: elsewhere the reference's limit holds.
+        let embeds = primaryKeys.foreignKeys[list.query.table].flatMap { foreignKeys in
             OneRowEmbeds.mayEmbed(list.query.select)
-            ? OneRowEmbeds(
-                list: list.query, sources: [list] + otherLists,
-                foreignKeys: primaryKeys.foreignKeys[list.query.table] ?? [:], related: related,
-                keyColumns: primaryKeys.columns(for:)) : nil
+                ? OneRowEmbeds(
+                    list: list.query, sources: [list] + otherLists, foreignKeys: foreignKeys,
+                    related: related,
+                    keyColumns: primaryKeys.columns(for:)) : nil
+        }
         self.embeds = embeds?.items.isEmpty == false ? embeds : nil
         let keys = keys
         // The writes are laid by the caller (`apply(_:)`), not kept: a live read's fold would

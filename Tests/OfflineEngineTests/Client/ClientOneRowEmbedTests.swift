@@ -34,7 +34,11 @@ struct ClientOneRowEmbedTests {
     private static func fixture(
         _ rows: [Row], configure: @escaping (inout Configuration) -> Void = { _ in }
     ) async throws -> ClientFixture {
-        let fixture = try await ClientFixture(tables: ["messages": []], configure: configure)
+        let fixture = try await ClientFixture(tables: ["messages": []]) {
+            // Settings for the table (none in particular): its written rows take embeds.
+            $0.tables = ["messages": TableSettings()]
+            configure(&$0)
+        }
         fixture.probe.answer { request in
             guard request.method == .get, let url = request.url.absoluteString.removingPercentEncoding,
                 url.contains("(")
@@ -140,7 +144,9 @@ struct ClientOneRowEmbedTests {
     @Test(
         "an embed of many rows keeps the reference's behaviour: a queued channel shows without its messages")
     func manyRowEmbedUnchanged() async throws {
-        let fixture = try await ClientFixture(tables: ["channels": []])
+        let fixture = try await ClientFixture(tables: ["channels": []]) {
+            $0.tables = ["channels": TableSettings()]
+        }
         fixture.probe.answer { request in
             guard request.method == .get else { return nil }
             return jsonResponse([["id": "c1", "messages": [["id": "m1", "channel_id": "c1"]]]])
@@ -226,6 +232,21 @@ struct ClientOneRowEmbedTests {
         try await fixture.client.from("messages").insert(["id": "m2", "author_id": nil] as Row).execute()
         let rows = try await list.execute().rows
         #expect(rows.map { $0["author"] } == [["name": "Ann"], .null])
+        await fixture.client.close()
+    }
+
+    @Test("a table without settings keeps the reference's limit: a queued row shows without the embed")
+    func noSettingsNoEmbed() async throws {
+        let fixture = try await ClientFixture(tables: ["messages": []])
+        fixture.probe.answer { request in
+            request.method == .get ? jsonResponse([Self.message("m1", by: Self.ann, in: "c1")]) : nil
+        }
+        let list = fixture.client.from("messages").select("*, user:user_id(*)").eq("channel_id", value: "c1")
+        _ = try await list.execute()
+        try await Self.insertOffline(
+            ["id": "m2", "text": "yo", "channel_id": "c1", "user_id": "u1"] as Row, into: fixture)
+        let rows = try await list.execute().rows
+        #expect(rows.map { $0["id"] } == ["m1", "m2"] && rows.last?["user"] == nil)
         await fixture.client.close()
     }
 }
