@@ -23,11 +23,14 @@ public struct TableSettings: Sendable, Hashable {
     /// Columns the device fills in when a written row lacks them.
     public var madeOnDevice: [String: DeviceValue]
     /// For each table this one embeds one row of, the column of this table that names that row
-    /// (`["profiles": "author_id"]`), when a list's `select` text does not say it: an embed
-    /// written by its column (`user:user_id(*)`) or with a column hint
-    /// (`author:profiles!author_id(name)`) needs nothing declared. A row written on the device
-    /// shows such an embed as a cached row of this table with the same value in that column holds
-    /// it.
+    /// by its key (`["profiles": "author_id"]`: a foreign key to `profiles`' key).
+    ///
+    /// A row written on the device to a table with settings that joins a list embedding one row
+    /// (`user:user_id(*)`, `author:profiles!author_id(name)`) shows the embed as a cached row of this table with the
+    /// same value in that column holds it, which needs nothing declared when the `select` text
+    /// names the column. Declared, an embed that does not name it (`profiles(name)`) follows it
+    /// too, and with no such cached row the embed is made from the embedded table's own cached
+    /// row with that key, with the columns the embed reads (`null` for a `null` column).
     public var foreignKeys: [String: String]
 
     /// Settings with `key`, the values made on the device, and the columns embeds follow.
@@ -89,9 +92,11 @@ extension Configuration {
         primaryKeys.merging(tables.mapValues(\.key)) { _, settings in settings }
     }
 
-    /// The columns embeds follow per table, as ``tables`` declares them.
+    /// The columns embeds follow per table, as ``tables`` declares them: every table with
+    /// settings, so its written rows take embeds of one row (with none declared, those whose
+    /// `select` text names their column).
     var foreignKeys: [String: [String: String]] {
-        tables.mapValues(\.foreignKeys).filter { !$0.value.isEmpty }
+        tables.mapValues(\.foreignKeys)
     }
 
     /// `draft` with the values ``tables`` makes on the device filled into each inserted or

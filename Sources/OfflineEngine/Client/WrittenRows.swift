@@ -28,15 +28,18 @@ enum WrittenRows {
     /// The rows with the embeds of one row their `select` asks for (`insert(message)
     /// .select("*, author:profiles!user_id(name)")`), as a cached row of the table with the same
     /// foreign key value holds them: the lists lay the same (``OneRowEmbeds``), so the value of
-    /// `execute()` and the row in every list agree. With no such row, the embed is left out.
+    /// `execute()` and the row in every list agree. With no such row, the embed is left out; a
+    /// table without settings keeps the reference's limit (no embeds), as its lists do.
     private static func embedding(
         _ rows: [Row], askedBy write: Mutation, facts: TableFacts, primaryKeys: PrimaryKeys
     ) -> [Row] {
-        guard let select = write.returning, OneRowEmbeds.mayEmbed(select), !rows.isEmpty else { return rows }
+        guard let select = write.returning, OneRowEmbeds.mayEmbed(select), !rows.isEmpty,
+            let foreignKeys = primaryKeys.foreignKeys[write.table]
+        else { return rows }
         let embeds = OneRowEmbeds(
             list: QueryDescription(schema: write.schema, table: write.table, select: select),
-            sources: facts.lists.values.map(\.list),
-            foreignKeys: primaryKeys.foreignKeys[write.table] ?? [:])
+            sources: facts.lists.values.map(\.list), foreignKeys: foreignKeys,
+            keyColumns: primaryKeys.columns(for:))
         return embeds.items.isEmpty ? rows : rows.map(embeds.filling)
     }
 

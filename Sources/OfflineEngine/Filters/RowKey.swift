@@ -16,8 +16,9 @@ public struct RowKey: Sendable, Hashable, CustomStringConvertible {
 package struct PrimaryKeys: Sendable, Hashable {
     /// Key columns per table; a table not named here uses `["id"]`.
     package var byTable: [String: [String]]
-    /// Per table, the column an embed of each named table follows, as the app declared it
-    /// (``TableSettings/foreignKeys``), for embeds whose `select` text does not name it.
+    /// Per table with settings (``Configuration/tables``), the column an embed of each named table
+    /// follows, as the app declared it (``TableSettings/foreignKeys``): only such a table's
+    /// written rows take embeds of one row.
     package var foreignKeys: [String: [String: String]]
 
     /// Primary keys from a per-table map, with the foreign keys the app declared.

@@ -144,7 +144,8 @@ struct SnapshotComposer: Sendable {
             hasUpdates || OneRowEmbeds.mayEmbed(query.select)
             ? facts.lists.filter { $0.key != key }.map(\.value.list) : []
         var made = OverlayFold<FilterEvaluator>(
-            list: list, otherLists: others, primaryKeys: primaryKeys, replayed: replayed, queued: queued)
+            list: list, otherLists: others, primaryKeys: primaryKeys, replayed: replayed, queued: queued,
+            related: facts.related)
         let result = made.gatherResult()
         marks.reset(queued, keepsTouched: made.laysUpdates) { made.holds(key: $0) }
         fold = made

@@ -1,6 +1,8 @@
 /// The embeds of one row a list reads (`user:user_id(*)`, `author:profiles!author_id(name)`),
 /// and what the table's cached rows show for them, so a written row joining the list shows the
-/// embed its foreign key names. Pure: no I/O, no `await`.
+/// embed its foreign key names. Pure: no I/O, no `await`. Laid only on rows of a table the app
+/// gave ``TableSettings``: elsewhere the reference's limit holds (a queued row carries only the
+/// columns it wrote).
 ///
 /// An embed is followed by a column of the list's table: its `!hint`, the embed's own name when
 /// it embeds by a column (`user_id(*)`), or the column the app declared for the embedded table
@@ -20,23 +22,38 @@ struct OneRowEmbeds: Sendable {
         var body: String
         /// The columns of the list's table the embed may follow, in order of preference.
         var columns: [String]
+        /// The embed's name: a table, or a column of the list's table.
+        var name: String
+        /// Its `!hint`, if any.
+        var hint: String?
     }
 
     /// The list's embeds.
     let items: [Item]
     /// Per item: the embedded value cached rows show, by `column=value`.
     private let found: [[String: JSONValue]]
+    /// The embedded tables' own cached rows, for the relations the app declared.
+    private let declared: DeclaredEmbeds?
 
     /// The embeds `list` reads, with the values the rows of `sources` (cached lists of any table:
     /// only the list's own table is used, the list itself among them) show for them.
-    /// `foreignKeys` names the column followed for an embedded table, as the app declared.
-    init(list: QueryDescription, sources: [CachedList], foreignKeys: [String: String] = [:]) {
+    /// `foreignKeys` names the column followed for an embedded table, as the app declared; for
+    /// those tables, `related` holds their cached lists by table name and `keyColumns` their keys.
+    init(
+        list: QueryDescription, sources: [CachedList], foreignKeys: [String: String] = [:],
+        related: [String: [CachedList]] = [:], keyColumns: (String) -> [String] = { _ in ["id"] }
+    ) {
         let items = OneRowEmbeds.items(of: list.select, foreignKeys: foreignKeys)
         self.items = items
         guard !items.isEmpty else {
             found = []
+            declared = nil
             return
         }
+        declared =
+            foreignKeys.isEmpty
+            ? nil
+            : DeclaredEmbeds(items: items, foreignKeys: foreignKeys, related: related, keyColumns: keyColumns)
         var found = [[String: JSONValue]](repeating: [:], count: items.count)
         let sameTable = sources.filter { $0.query.reads(schema: list.schema, table: list.table) }
         for source in sameTable.sorted(by: { $0.fetchTick < $1.fetchTick }) {
@@ -69,6 +86,9 @@ struct OneRowEmbeds: Sendable {
                     row[item.outputKey] = value
                     break
                 }
+            }
+            if row[item.outputKey] == nil, let value = declared?.value(at: position, for: row) {
+                row[item.outputKey] = value
             }
         }
         return row
@@ -110,7 +130,7 @@ struct OneRowEmbeds: Sendable {
         var columns = [hint, name, foreignKeys[name]].compactMap { $0 }
         columns = columns.enumerated().filter { columns.firstIndex(of: $0.element) == $0.offset }.map(
             \.element)
-        return Item(outputKey: outputKey ?? name, body: body, columns: columns)
+        return Item(outputKey: outputKey ?? name, body: body, columns: columns, name: name, hint: hint)
     }
 }
 

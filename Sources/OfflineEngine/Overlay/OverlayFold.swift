@@ -20,16 +20,17 @@ struct OverlayFold<Evaluator: RowFilterEvaluating> {
     let laysUpdates: Bool
 
     /// Lays `replayed` (the list's unseen replayed writes) and then `queued` over `list`; all
-    /// are writes to the list's table, oldest first.
+    /// are writes to the list's table, oldest first. `related`: the cached lists of the tables the
+    /// list's table declares foreign keys to (see `DeclaredEmbeds`).
     init(
         list: CachedList, otherLists: [CachedList], primaryKeys: PrimaryKeys, replayed: [Mutation],
-        queued: [Mutation]
+        queued: [Mutation], related: [String: [CachedList]] = [:]
     ) {
         let writes = replayed + queued
         laysUpdates = writes.contains { $0.operation == .update }
         working = OverlayWorkingList(
             list: list, otherLists: otherLists, primaryKeys: primaryKeys, writes: writes,
-            indexEveryRow: true, tracksOutside: laysUpdates)
+            indexEveryRow: true, tracksOutside: laysUpdates, related: related)
         pending = false
         refetchIsDue = false
         for (position, mutation) in writes.enumerated() {

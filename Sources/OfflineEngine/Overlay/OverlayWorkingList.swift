@@ -55,10 +55,11 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     ///
     /// `indexEveryRow` indexes every row whatever the writes reach, so writes can be laid
     /// later with ``apply(_:)``. `tracksOutside: false` keeps no rows outside the list, for
-    /// writes without an UPDATE.
+    /// writes without an UPDATE. `related` holds the cached lists of the tables the list's
+    /// table declares foreign keys to, by name, for the embeds of rows joining it.
     init(
         list: CachedList, otherLists: [CachedList], primaryKeys: PrimaryKeys, writes: [Mutation],
-        indexEveryRow: Bool = false, tracksOutside: Bool = true
+        indexEveryRow: Bool = false, tracksOutside: Bool = true, related: [String: [CachedList]] = [:]
     ) {
         self.tracksOutside = tracksOutside
         keys = OverlayKeys(table: list.query.table, primaryKeys: primaryKeys)
@@ -68,11 +69,14 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
         fetchedCount = list.rows.count
         shape = ReadShape(list.query)
         slots = OverlaySlots(list.rows)
-        let embeds =
+        // Only for a table the app gave settings: elsewhere the reference's limit holds.
+        let embeds = primaryKeys.foreignKeys[list.query.table].flatMap { foreignKeys in
             OneRowEmbeds.mayEmbed(list.query.select)
-            ? OneRowEmbeds(
-                list: list.query, sources: [list] + otherLists,
-                foreignKeys: primaryKeys.foreignKeys[list.query.table] ?? [:]) : nil
+                ? OneRowEmbeds(
+                    list: list.query, sources: [list] + otherLists, foreignKeys: foreignKeys,
+                    related: related,
+                    keyColumns: primaryKeys.columns(for:)) : nil
+        }
         self.embeds = embeds?.items.isEmpty == false ? embeds : nil
         let keys = keys
         // The writes are laid by the caller (`apply(_:)`), not kept: a live read's fold would

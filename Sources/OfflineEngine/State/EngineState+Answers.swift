@@ -48,6 +48,15 @@ extension EngineState {
     /// writes can patch them all), or with `key` the list a live read needs (see
     /// `Tables.listsToLoad(_:for:)`).
     func loadLists(of table: TableID, for key: String? = nil) async throws {
+        // The tables it declares foreign keys to: the embeds of rows written on the device.
+        for related in tables.relatedTables[table] ?? [] where !tables.isLoaded(related) {
+            try await loadOwnLists(of: related)
+        }
+        try await loadOwnLists(of: table, for: key)
+    }
+
+    /// ``loadLists(of:for:)`` for the table alone.
+    private func loadOwnLists(of table: TableID, for key: String? = nil) async throws {
         guard let load = tables.listsToLoad(table, for: key) else { return }
         var read = try await TableRead.read(load, of: table, from: store)
         // A list whose time to live ended while the app was away must be fetched again.

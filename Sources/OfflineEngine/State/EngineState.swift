@@ -43,6 +43,11 @@ actor EngineState {
         self.store = store
         self.events = events
         primaryKeys = PrimaryKeys(configuration.keyColumns, foreignKeys: configuration.foreignKeys)
+        for (table, foreignKeys) in configuration.foreignKeys where !foreignKeys.isEmpty {
+            tables.relatedTables[TableID(schema: nil, table: table)] = foreignKeys.keys.sorted().map {
+                TableID(schema: nil, table: $0)
+            }
+        }
         responseTrust = configuration.responseTrust
         self.connectivity = connectivity
         self.liveReads = liveReads

@@ -31,6 +31,9 @@ struct TableFacts: Sendable {
     var listsComplete = false
     /// How many queued writes are UPDATEs: with lists missing, the overlay waits for them.
     var queuedUpdates = 0
+    /// The cached lists of the tables this one declares foreign keys to, by table name, as they
+    /// stood when these facts were sent (the embeds of rows written on the device come from them).
+    var related: [String: [CachedList]] = [:]
 
     /// The facts of a table nothing is known of yet.
     init(table: TableID, owner: String?) {

@@ -11,6 +11,8 @@ struct Tables: Sendable {
     private(set) var answerSerial = 0
     /// Tables with writes appended since their facts were last sent.
     private var appended: Set<TableID> = []
+    /// Per table, the tables it declares foreign keys to (``TableFacts/related``).
+    var relatedTables: [TableID: [TableID]] = [:]
 
     subscript(table: TableID) -> TableState? { byID[table] }
 
@@ -45,6 +47,9 @@ struct Tables: Sendable {
         facts.answers = answerSerial
         facts.listsComplete = state.loaded
         facts.queuedUpdates = state.queuedUpdates
+        for other in relatedTables[table] ?? [] {
+            facts.related[other.table] = byID[other]?.lists.values.map(\.list) ?? []
+        }
         return facts
     }
 

@@ -34,7 +34,11 @@ struct ClientOneRowEmbedTests {
     private static func fixture(
         _ rows: [Row], configure: @escaping (inout Configuration) -> Void = { _ in }
     ) async throws -> ClientFixture {
-        let fixture = try await ClientFixture(tables: ["messages": []], configure: configure)
+        let fixture = try await ClientFixture(tables: ["messages": []]) {
+            // Settings for the table (none in particular): its written rows take embeds.
+            $0.tables = ["messages": TableSettings()]
+            configure(&$0)
+        }
         fixture.probe.answer { request in
             guard request.method == .get, let url = request.url.absoluteString.removingPercentEncoding,
                 url.contains("(")
@@ -140,7 +144,9 @@ struct ClientOneRowEmbedTests {
     @Test(
         "an embed of many rows keeps the reference's behaviour: a queued channel shows without its messages")
     func manyRowEmbedUnchanged() async throws {
-        let fixture = try await ClientFixture(tables: ["channels": []])
+        let fixture = try await ClientFixture(tables: ["channels": []]) {
+            $0.tables = ["channels": TableSettings()]
+        }
         fixture.probe.answer { request in
             guard request.method == .get else { return nil }
             return jsonResponse([["id": "c1", "messages": [["id": "m1", "channel_id": "c1"]]]])
@@ -171,6 +177,76 @@ struct ClientOneRowEmbedTests {
         // The server's rows carry every column, not the list's embed: the list is stale instead.
         let offline: ReadResponse<[Message]> = try await list.execute()
         #expect(offline.value.map(\.id) == ["m1"] && offline.isFromCache)
+        await fixture.client.close()
+    }
+
+    @Test(
+        "with a declared relation, the embed comes from the embedded table's cached rows, across a relaunch offline"
+    )
+    func embedFromTheDeclaredTable() async throws {
+        let folder = clientStoreFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let settings = { (configuration: inout Configuration) in
+            configuration.tables = ["messages": TableSettings(foreignKeys: ["profiles": "user_id"])]
+        }
+        let first = try await ClientFixture(
+            tables: ["messages": [], "profiles": [Self.ann, Self.bob]], storage: .directory(folder),
+            configure: settings)
+        // The in-memory server reads no embeds: no message is cached with an author.
+        first.probe.answer { request in
+            request.method == .get && request.url.absoluteString.contains("user_id") ? jsonResponse([]) : nil
+        }
+        _ = try await first.client.from("profiles").select().execute()
+        let list = { (client: OfflineClient) in
+            client.from("messages").select("*, user:user_id(*)").eq("channel_id", value: "c1")
+        }
+        _ = try await list(first.client).execute()
+        try await Self.insertOffline(
+            ["id": "m1", "text": "yo", "channel_id": "c1", "user_id": "u2"] as Row, into: first)
+        #expect(try await list(first.client).execute().value == [Self.bobsMessage])
+        await first.client.close()
+
+        await first.server.setReachable(false)
+        let second = try await ClientFixture(
+            storage: .directory(folder), server: first.server, probe: ServerProbe(), configure: settings)
+        let relaunched = try await firstValue(of: list(second.client).snapshots()) { $0.result != nil }
+        #expect(try #require(relaunched.result).decode([Message].self) == [Self.bobsMessage])
+        await second.client.close()
+    }
+
+    private static let bobsMessage = Message(
+        id: "m1", text: "yo", user: Message.Author(id: "u2", name: "Bob"))
+
+    @Test("a declared relation reads only the embed's columns, and a null foreign key shows a null embed")
+    func declaredColumnsAndNull() async throws {
+        let fixture = try await ClientFixture(tables: ["messages": [], "profiles": [Self.ann]]) {
+            $0.tables = ["messages": TableSettings(foreignKeys: ["profiles": "author_id"])]
+        }
+        fixture.probe.answer { request in
+            request.method == .get && request.url.absoluteString.contains("author") ? jsonResponse([]) : nil
+        }
+        _ = try await fixture.client.from("profiles").select("id, name").execute()
+        let list = fixture.client.from("messages").select("id, author:profiles!author_id(name)")
+        _ = try await list.execute()
+        try await Self.insertOffline(["id": "m1", "author_id": "u1"] as Row, into: fixture)
+        try await fixture.client.from("messages").insert(["id": "m2", "author_id": nil] as Row).execute()
+        let rows = try await list.execute().rows
+        #expect(rows.map { $0["author"] } == [["name": "Ann"], .null])
+        await fixture.client.close()
+    }
+
+    @Test("a table without settings keeps the reference's limit: a queued row shows without the embed")
+    func noSettingsNoEmbed() async throws {
+        let fixture = try await ClientFixture(tables: ["messages": []])
+        fixture.probe.answer { request in
+            request.method == .get ? jsonResponse([Self.message("m1", by: Self.ann, in: "c1")]) : nil
+        }
+        let list = fixture.client.from("messages").select("*, user:user_id(*)").eq("channel_id", value: "c1")
+        _ = try await list.execute()
+        try await Self.insertOffline(
+            ["id": "m2", "text": "yo", "channel_id": "c1", "user_id": "u1"] as Row, into: fixture)
+        let rows = try await list.execute().rows
+        #expect(rows.map { $0["id"] } == ["m1", "m2"] && rows.last?["user"] == nil)
         await fixture.client.close()
     }
 }

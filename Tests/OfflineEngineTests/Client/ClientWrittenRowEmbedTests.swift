@@ -29,7 +29,9 @@ struct ClientWrittenRowEmbedTests {
         "a queued insert's .select(\"*, user:user_id(*)\").single() decodes with the author a cached message holds"
     )
     func queuedInsertTakesTheEmbed() async throws {
-        let fixture = try await ClientFixture(tables: ["messages": []])
+        let fixture = try await ClientFixture(tables: ["messages": []]) { configuration in
+            configuration.tables = ["messages": TableSettings()]
+        }
         let cached: Row = [
             "id": "m1", "text": "hi", "channel_id": "c1", "user_id": "u1",
             "user": ["id": "u1", "name": "Ann"],
