@@ -14,6 +14,10 @@
 # that code writes a stored write's bytes as the first store commit did (it adds "expectRows" only
 # when set, and none of these writes sets it).
 #
+# Another run makes the same files but for what those versions' code does not fix: the time
+# each write was accepted, the order of accepted ids in one commit, and the order of the stored
+# session's JSON keys; the fixtures checked in need not be made again.
+#
 # A new schema version: add "<version> <last commit of that version>" below (find the commit with
 # `git log --format=%h -- Sources/OfflineEngine/Store/StoreSchema.swift`), run this script, and add
 # the version to StoreFixtureMigrationTests.versions.

@@ -130,7 +130,10 @@ struct StoreFixtureMigrationTests {
         online.yield(true)
         _ = try await firstValue(of: client.pendingMutationCount()) { $0 == 0 }
         #expect(fixture.writes.map(Self.line) == Scenario.replayRequests)
-        // The write sent before the crash was applied then: it is not applied twice, nor rejected.
+        // The write sent before the crash was applied then: the server refused it again as a
+        // duplicate, the client read the row back, found what it sent, and settled it accepted:
+        // not applied twice, nor rejected.
+        #expect(fixture.gets.contains { $0.url.query?.contains("id=eq.t6") == true })
         let outcome = try await client.outcome(of: Scenario.inFlight)
         guard case .accepted = outcome else {
             Issue.record("the write in flight is \(outcome)")
