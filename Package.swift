@@ -55,7 +55,9 @@ let package = Package(
         .testTarget(name: "StreamsTests", dependencies: ["Streams", "OfflineEngineTesting"]),
         .testTarget(
             name: "OfflineEngineTests",
-            dependencies: ["OfflineEngine", "OfflineEngineTesting", "StoreCrashHelper"]
+            dependencies: ["OfflineEngine", "OfflineEngineTesting", "StoreCrashHelper"],
+            // Store files of every schema version, read from the sources (StoreFixtureFile).
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "OfflineEngineTestingTests",
