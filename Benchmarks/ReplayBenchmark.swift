@@ -2,8 +2,8 @@ import Foundation
 import OfflineEngine
 import OfflineEngineTesting
 
-/// `Benchmarks replay`: 1,000 queued writes (runs of inserts into three tables, with one write in
-/// ten an update or a delete) drained through a transport that delays each request by a round
+/// `Benchmarks replay`: 1,000 queued writes (runs of 45 inserts into three tables in turn, each
+/// followed by 5 updates or deletes: one write in ten) drained through a transport that delays each request by a round
 /// trip (0, 20, 50 and 100 ms), then the same over real sockets (`LocalHTTPServer` and
 /// `URLSessionTransport`) at 20 ms, and one by one (batching off) at 20 ms for comparison.
 ///
@@ -36,27 +36,28 @@ enum ReplayBenchmark {
         }
     }
 
-    /// The workload: runs of `runLength` inserts into each table in turn; after every ninth
-    /// insert an update or (one in three) a delete of a row inserted earlier into that table.
+    /// The workload: blocks of `runLength` inserts into each table in turn, each followed by
+    /// updates and deletes (one in three) of rows inserted earlier into that table, one write in
+    /// ten in all.
     static func workload() -> [Write] {
         var result: [Write] = []
         var nextID = 1
         var inserted: [String: [Int]] = [:]
-        var run = 0
+        var block = 0
         while result.count < writes {
-            let table = tables[run % tables.count]
-            for step in 0..<runLength where result.count < writes {
+            let table = tables[block % tables.count]
+            for _ in 0..<runLength where result.count < writes {
                 result.append(.insert(table: table, id: nextID))
                 inserted[table, default: []].append(nextID)
                 nextID += 1
-                if step % 9 == 8, result.count < writes, let rows = inserted[table] {
-                    let target = rows[(step * 7) % rows.count]
-                    result.append(
-                        result.count % 3 == 0
-                            ? .delete(table: table, id: target) : .update(table: table, id: target))
-                }
             }
-            run += 1
+            let rows = inserted[table] ?? []
+            for step in 0..<(runLength / 9) where result.count < writes {
+                let target = rows[(step * 7 + block) % rows.count]
+                result.append(
+                    step % 3 == 2 ? .delete(table: table, id: target) : .update(table: table, id: target))
+            }
+            block += 1
         }
         return result
     }

@@ -237,18 +237,13 @@ struct Replayer: Sendable {
             await endSends(batch.ids, mayHaveBeenApplied: true)
             return .stop(nil)
         }
-        var applied: [UUID] = []
-        var unsettled: [ReplayRun.Write] = []
-        for write in batch.writes {
-            switch await lostAnswerCheck(write.mutation, ticket: run.ticket) {
-            case .applied: applied.append(write.mutation.id)
-            case .notApplied: unsettled.append(write)
-            case .unknown:
-                await state.settleAccepted(applied)
-                await endSends(batch.ids.filter { !applied.contains($0) }, mayHaveBeenApplied: true)
-                return .stop(.retryLater(after: nil))
-            }
+        let checks = await lostAnswerChecks(batch.writes.map(\.mutation), ticket: run.ticket)
+        guard !checks.contains(.unknown) else {
+            await endSends(batch.ids, mayHaveBeenApplied: true)
+            return .stop(.retryLater(after: nil))
         }
+        let applied = zip(batch.ids, checks).filter { $0.1 == .applied }.map(\.0)
+        let unsettled = zip(batch.writes, checks).filter { $0.1 == .notApplied }.map(\.0)
         await state.settleAccepted(applied)
         if unsettled.isEmpty { return .settled }
         // The rows of the applied writes met themselves: the others are sent again without them.
@@ -265,36 +260,6 @@ struct Replayer: Sendable {
     /// Sends that ended without settling their writes: they stay queued.
     private func endSends(_ ids: [UUID], mayHaveBeenApplied: Bool) async {
         for id in ids { await state.endSend(id, event: .sendEnded(mayHaveBeenApplied: mayHaveBeenApplied)) }
-    }
-
-    /// Reads the rows under an insert's keys with the write's own session (row-level security
-    /// shows the owner's rows only) and compares them with what was sent.
-    private func lostAnswerCheck(_ insert: Mutation, ticket: SendTicket) async -> LostAnswerCheck {
-        let keyColumns = primaryKeys.columns(for: insert.table)
-        for row in insert.sentRows {
-            guard let key = primaryKeys.key(of: row, in: insert.table) else { return .notApplied }
-            var query = QueryDescription(schema: insert.schema, table: insert.table)
-            for (column, value) in zip(keyColumns, key.values) {
-                query.filters.append(
-                    .condition(FilterCondition(column: column, op: .eq, operand: .value(value))))
-            }
-            let stored: Row
-            do {
-                guard let first = try await reads.fetch(query, as: ticket.session).first else {
-                    return .notApplied
-                }
-                stored = first
-            } catch {
-                return .unknown
-            }
-            for (column, value) in row.values
-            where LostAnswerCheck.provablyDiffers(
-                stored: stored[column], sent: value, isKey: keyColumns.contains(column))
-            {
-                return .notApplied
-            }
-        }
-        return .applied
     }
 
     private static func refusal(from error: any Error) -> PostgrestError {

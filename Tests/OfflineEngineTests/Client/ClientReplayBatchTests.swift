@@ -208,6 +208,8 @@ struct ClientReplayBatchTests {
         // The batch, its resend (refused: rows with its keys are there), and the rest if any.
         let resent = applied < 4 ? [Array((applied + 1)...4)] : []
         #expect(Self.sentIDs(fixture) == [[1, 2, 3, 4], [1, 2, 3, 4]] + resent)
+        // One read of the four keys (`id=in.(…)`), not one a write.
+        #expect(fixture.gets.count == 1)
         #expect(try await firstValue(of: fixture.client.rejectedMutations()) { _ in true }.isEmpty)
         await fixture.client.close()
     }
