@@ -142,6 +142,32 @@ struct ClientWrongSuccessTests {
         await fixture.client.close()
     }
 
+    static let batchAnswers: [HTTPResponse] = [
+        HTTPResponse(status: 200), status(201, body("<html>Sign in</html>", type: "text/html")),
+        HTTPResponse(status: 204), body("\"ok\""),
+    ]
+
+    @Test("a batch answered with a 2xx PostgREST never gives it stays queued, whole", arguments: batchAnswers)
+    func batchKeepsWrongSuccess(_ answer: HTTPResponse) async throws {
+        let fixture = try await ClientFixture(tables: ["tasks": []])
+        await fixture.client.disableNetwork()
+        for id in 1...3 {
+            _ = try await fixture.client.from("tasks").insert(["id": .number(JSONNumber(id))] as Row)
+                .execute()
+        }
+        Self.answerFirst(.post, of: fixture, with: answer)
+        await fixture.client.enableNetwork()
+        try await eventually { [clock = fixture.clock] in
+            if clock.sleeperCount > 0 { clock.advance(by: .milliseconds(300)) }
+            return fixture.writes.count >= 2
+        }
+        _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
+        #expect(fixture.writes.map(\.bodyRows.count) == [3, 3])
+        #expect(await fixture.server.rows(of: "tasks").count == 3)
+        #expect(try await firstValue(of: fixture.client.rejectedMutations()) { _ in true }.isEmpty)
+        await fixture.client.close()
+    }
+
     @Test("the 2xx PostgREST does give each write settles it once")
     func rightSuccessSettles() async throws {
         let fixture = try await ClientFixture(tables: ["tasks": [["id": 1, "title": "a"]]])
