@@ -43,7 +43,10 @@ struct PendingWritesTests {
             #expect(tasks.rows.map(\.id) == [id] && tasks.hasPendingMutations)
             await client.enableNetwork()
             try await within(30) { @MainActor in
-                while sync.rejected.isEmpty || !tasks.rows.isEmpty { await _Concurrency.Task.yield() }
+                // The models settle each on its own: wait for all three to show the refusal.
+                while sync.rejected.isEmpty || !tasks.rows.isEmpty || sync.pendingCount != 0 {
+                    await _Concurrency.Task.yield()
+                }
             }
             #expect(tasks.pendingRowIDs.isEmpty && sync.pendingCount == 0)
             try await fixTitle(sync.rejected[0], client: client)

@@ -3,8 +3,10 @@
 /// Consecutive inserts of one owner into one table (and upserts with the same conflict target
 /// and duplicate handling) go out as one PostgREST bulk request, up to ``maxRows`` rows and
 /// ``maxBytes`` bytes of JSON; each write keeps its own outcome. A single write larger than the
-/// byte cap goes alone. Updates, deletes, writes that ask for their rows back, and inserts
-/// without their key values always go one by one.
+/// byte cap goes alone. Consecutive deletes of one row each by its key (`eq` on the table's one
+/// key column), and updates of that kind making the same change, go as one request naming their
+/// keys (`id=in.(…)`, at most 100). Other updates and deletes, writes that ask for their rows
+/// back or must reach a row, and inserts without their key values go one by one.
 ///
 /// ```swift
 /// configuration.replayBatching = ReplayBatching(maxRows: 100, maxBytes: 256 * 1_024)

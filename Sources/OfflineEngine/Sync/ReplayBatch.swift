@@ -9,8 +9,10 @@ import Foundation
 /// write's own; an insert with `missing=default` may leave out columns, which take their
 /// default either way), that asks nothing back, carries its key values (so a lost answer can
 /// be read back, and a resend cannot apply it twice), and whose keys no earlier row of the batch
-/// has (one statement cannot write a row twice). Order is never changed: a batch only joins
-/// writes that are next to each other in the run.
+/// has (one statement cannot write a row twice); or a delete of one row by its key, or an update
+/// of one row by its key making the same change, after others of the same table (one request
+/// names their keys in `key=in.(…)`). Order is never changed: a batch only joins writes that are
+/// next to each other in the run.
 struct ReplayBatch: Sendable {
     /// The writes, in queue order.
     let writes: [ReplayRun.Write]
@@ -22,14 +24,25 @@ struct ReplayBatch: Sendable {
     var wasAttempted: Bool { writes.contains { $0.life.wasAttempted } }
 
     /// The one write the request sends: the first write's table, operation and preferences,
-    /// with the rows every write sends, in order.
+    /// with the rows every write sends, in order (an insert or upsert), or with the keys of every
+    /// write in one `in` filter (an update or delete).
     var request: Mutation {
         var request = writes[0].mutation
         guard writes.count > 1 else { return request }
-        request.rows = writes.flatMap(\.mutation.sentRows)
-        request.shownOnlyColumns = []
+        switch request.operation {
+        case .insert, .upsert:
+            request.rows = writes.flatMap(\.mutation.sentRows)
+            request.shownOnlyColumns = []
+        case .update, .delete:
+            guard let column = Self.keyFilter(of: request)?.column else { return request }
+            let values = writes.compactMap { Self.keyFilter(of: $0.mutation)?.value }
+            request.filters = [.condition(FilterCondition(column: column, op: .in, operand: .list(values)))]
+        }
         return request
     }
+
+    /// How many keys an update or delete batch names at most, so that its URL stays short.
+    static let keysPerRequest = 100
 
     /// The first half of the writes and the rest, to find the writes at fault in a refused batch.
     var halves: (ReplayBatch, ReplayBatch) {
@@ -58,14 +71,17 @@ struct ReplayBatch: Sendable {
                 batches.append(ReplayBatch(writes: [write]))
                 continue
             }
-            let size = JSONText.data(.array(mutation.sentRows.map(\.json))).count
+            let byKey = mutation.operation == .update || mutation.operation == .delete
+            let size = byKey ? 0 : JSONText.data(.array(mutation.sentRows.map(\.json))).count
+            let count = byKey ? 1 : mutation.rows.count
+            let maxRows = byKey ? min(limits.maxRows, keysPerRequest) : limits.maxRows
             let ownKeys = conflictKeys(of: mutation, primaryKeys: primaryKeys)
             if let first = current.first?.mutation {
-                let fits = rows + mutation.rows.count <= limits.maxRows && bytes + size <= limits.maxBytes
+                let fits = rows + count <= maxRows && bytes + size <= limits.maxBytes
                 if !fits || !joins(mutation, after: first) || !keys.isDisjoint(with: ownKeys) { close() }
             }
             current.append(write)
-            rows += mutation.rows.count
+            rows += count
             bytes += size
             keys.formUnion(ownKeys)
         }
@@ -73,10 +89,18 @@ struct ReplayBatch: Sendable {
         return batches
     }
 
-    /// Whether a write may share a request at all.
+    /// Whether a write may share a request at all: an insert or upsert carrying its keys, or an
+    /// update or delete of one row by its key (`eq` on the table's one key column), that asks
+    /// nothing back and need not reach a row.
     private static func mayJoinAny(_ mutation: Mutation, primaryKeys: PrimaryKeys) -> Bool {
-        (mutation.operation == .insert || mutation.operation == .upsert) && mutation.isReadable
-            && mutation.returning == nil && !mutation.rows.isEmpty && primaryKeys.resendIsSafe(mutation)
+        guard mutation.isReadable, mutation.returning == nil else { return false }
+        switch mutation.operation {
+        case .insert, .upsert:
+            return !mutation.rows.isEmpty && primaryKeys.resendIsSafe(mutation)
+        case .update, .delete:
+            guard !mutation.expectsRows, let filter = keyFilter(of: mutation) else { return false }
+            return primaryKeys.columns(for: mutation.table) == [filter.column]
+        }
     }
 
     /// Whether `next` may go in the same request as the batch that `first` opened.
@@ -85,8 +109,24 @@ struct ReplayBatch: Sendable {
             next.onConflict == first.onConflict, next.ignoreDuplicates == first.ignoreDuplicates,
             next.useDefaultForMissing == first.useDefaultForMissing
         else { return false }
-        if next.operation == .insert && next.useDefaultForMissing { return true }
-        return columns(of: next) == columns(of: first)
+        switch next.operation {
+        case .update:
+            // The same change to other rows: one `PATCH` of their keys does what each does.
+            return next.sentRows == first.sentRows
+        case .delete:
+            return true
+        case .insert, .upsert:
+            if next.operation == .insert && next.useDefaultForMissing { return true }
+            return columns(of: next) == columns(of: first)
+        }
+    }
+
+    /// The key column and value of an update or delete whose one filter is `key=eq.value`.
+    private static func keyFilter(of mutation: Mutation) -> (column: String, value: String)? {
+        guard mutation.filters.count == 1, case .condition(let condition) = mutation.filters[0],
+            condition.op == .eq, !condition.negated, case .value(let value) = condition.operand
+        else { return nil }
+        return (condition.column, value)
     }
 
     /// The columns a write sends: the union of its rows' keys.
@@ -94,8 +134,10 @@ struct ReplayBatch: Sendable {
         Set(mutation.sentRows.flatMap(\.values.keys))
     }
 
-    /// The values of each row's conflict target (the primary key, or an upsert's `on_conflict`).
+    /// The values of each row's conflict target (the primary key, or an upsert's `on_conflict`),
+    /// or the key an update or delete names.
     private static func conflictKeys(of mutation: Mutation, primaryKeys: PrimaryKeys) -> Set<[JSONValue]> {
+        if let filter = keyFilter(of: mutation) { return [[.string(filter.value)]] }
         let columns = mutation.onConflict ?? primaryKeys.columns(for: mutation.table)
         return Set(mutation.rows.map { row in columns.map { row[$0] ?? .null } })
     }

@@ -93,6 +93,32 @@ struct ClientReplayBatchTests {
         await fixture.client.close()
     }
 
+    @Test("deletes by key, and updates by key making the same change, share a request; others go alone")
+    func updatesAndDeletesByKey() async throws {
+        let rows: [Row] = (1...6).map { ["id": .number(JSONNumber($0)), "title": "t", "done": false] }
+        let fixture = try await Self.offline(tables: ["tasks": rows])
+        let tasks = fixture.client.from("tasks")
+        for id in 1...3 { _ = try await tasks.delete().eq("id", value: id).execute() }
+        for id in 4...5 { _ = try await tasks.update(["done": true] as Row).eq("id", value: id).execute() }
+        _ = try await tasks.update(["title": "x"] as Row).eq("id", value: 6).execute()
+        _ = try await tasks.update(["title": "y"] as Row).eq("id", value: 6).expectingRows().execute()
+        _ = try await tasks.delete().eq("title", value: "none").execute()
+        try await Self.drain(fixture)
+        let sent = fixture.writes.map {
+            "\($0.method.rawValue) \($0.url.query?.removingPercentEncoding ?? "")"
+        }
+        #expect(
+            sent == [
+                "DELETE id=in.(1,2,3)", "PATCH id=in.(4,5)", "PATCH id=eq.6", "PATCH id=eq.6",
+                "DELETE title=eq.none",
+            ])
+        let held = await fixture.server.rows(of: "tasks")
+        #expect(held.map { $0["id"] } == [4, 5, 6])
+        #expect(held.map { $0["done"] } == [true, true, false])
+        #expect(held.map { $0["title"] } == ["t", "t", "y"])
+        await fixture.client.close()
+    }
+
     @Test("a batch holds at most the configured rows and bytes")
     func caps() async throws {
         let byRows = try await Self.offline { $0.replayBatching = ReplayBatching(maxRows: 3) }
