@@ -62,24 +62,27 @@ enum ReplayBenchmark {
         return result
     }
 
-    /// The fewest requests the batch cap allows for `workload`: each update or delete alone, each
-    /// run of inserts into one table in batches of `maxRows`.
+    /// The fewest requests the batch cap allows for `workload`: each run of writes of one kind
+    /// into one table (inserts; updates, all making the same change here; deletes) in batches of
+    /// `maxRows` (at most 100 keys for updates and deletes).
     static func lowerBound(_ workload: [Write], maxRows: Int) -> Int {
         var requests = 0
         var open = 0
-        var openTable: String?
+        var openKind: String?
         for write in workload {
-            guard write.isInsert else {
-                requests += 1
-                (open, openTable) = (0, nil)
-                continue
+            let kind: String
+            switch write {
+            case .insert: kind = "insert " + write.table
+            case .update: kind = "update " + write.table
+            case .delete: kind = "delete " + write.table
             }
-            if open == 0 || open == maxRows || openTable != write.table {
+            let cap = write.isInsert ? maxRows : min(maxRows, 100)
+            if open == 0 || open == cap || openKind != kind {
                 requests += 1
                 open = 0
             }
             open += 1
-            openTable = write.table
+            openKind = kind
         }
         return requests
     }
