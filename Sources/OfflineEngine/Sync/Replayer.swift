@@ -144,7 +144,7 @@ struct Replayer: Sendable {
     }
 
     /// How sending a batch ended.
-    enum SendEnd: Sendable {
+    private enum SendEnd: Sendable {
         /// Every write of it is settled: accepted or rejected.
         case settled
         /// The run stops here (its writes not settled are queued again), and the pass with it
@@ -154,7 +154,7 @@ struct Replayer: Sendable {
 
     /// Sends a batch's writes as one request and settles each by the answer; a refused batch is
     /// split until the writes at fault are found and rejected alone.
-    func send(
+    private func send(
         _ batch: ReplayBatch, of run: ReplayRun, acceptingInto accepted: AcceptedWrites
     ) async -> SendEnd {
         let request = batch.request
@@ -180,14 +180,13 @@ struct Replayer: Sendable {
             await state.abandonSends(batch.ids)
             return .stop(.waitForSession)
         } catch {
-            return await settle(batch, after: error, ticket: run.ticket, run: run, acceptingInto: accepted)
+            return await settle(batch, after: error, run: run, acceptingInto: accepted)
         }
     }
 
     /// Settles the writes of a batch whose send failed, as the failure says.
     private func settle(
-        _ batch: ReplayBatch, after error: any Error, ticket: SendTicket, run: ReplayRun,
-        acceptingInto accepted: AcceptedWrites
+        _ batch: ReplayBatch, after error: any Error, run: ReplayRun, acceptingInto accepted: AcceptedWrites
     ) async -> SendEnd {
         let decision = ReplayDecision.after(
             error, mutation: batch.request, wasAttemptedBefore: batch.wasAttempted, classify: classify)
