@@ -178,13 +178,18 @@ enum ScaleBenchmark {
         return (engine, loop)
     }
 
-    /// A server that accepts every write at once (201, no body) and counts them.
+    /// A server that accepts every write at once (201, no body) and counts the rows it was sent
+    /// (a batched replay sends several in one request).
     private final class AnswersAtOnce: HTTPTransport {
         private let count = Mutex(0)
         var posts: Int { count.withLock { $0 } }
 
         func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-            count.withLock { $0 += 1 }
+            var rows = 1
+            if let body = request.body, case .array(let sent)? = try? JSONText.parse(body) {
+                rows = sent.count
+            }
+            count.withLock { $0 += rows }
             return HTTPResponse(status: 201)
         }
     }

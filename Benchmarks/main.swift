@@ -6,7 +6,8 @@
 
 // Usage: `Benchmarks [suite ...]`; runs every suite when none is named; `scale.replay` (and so
 // on) runs one measure of the scale suite, `cache.evict` one of the cache suite, `live.models` the
-// observable models' measure of the live suite.
+// observable models' measure of the live suite. `replay` (batched replay through a delaying
+// transport, about a minute) runs only when named.
 let allSuites = ["streams", "filters", "store", "overlay", "live", "scale", "json", "cache"]
 let requested = CommandLine.arguments.dropFirst()
 
@@ -26,6 +27,8 @@ for suite in requested.isEmpty ? allSuites[...] : requested {
         try await LiveBenchmark.reportModels()
     case "scale":
         try await ScaleBenchmark.run()
+    case "replay":
+        try await ReplayBenchmark.run()
     case "json":
         try await JSONBenchmark.run()
     case "cache":

@@ -101,7 +101,7 @@ public actor InMemoryPostgREST: HTTPTransport {
             return response
         default:
             let saved = tables
-            let written = try write(
+            let (written, inserted) = try write(
                 request, table: table, query: query, parameters: parameters, prefer: prefer)
             let object = request.headers["Accept"] == "application/vnd.pgrst.object+json"
             if object, written.count != 1 {
@@ -112,7 +112,10 @@ public actor InMemoryPostgREST: HTTPTransport {
                     message: "JSON object requested, multiple (or no) rows returned",
                     details: "The result contains \(written.count) rows")
             }
-            let status = request.method == .post ? 201 : (wantsRows ? 200 : 204)
+            // PostgREST: 201 to an insert, 200 to a merge upsert that inserted nothing; 204 to an
+            // update or delete, 200 when it asked for its rows.
+            let mergedOnly = prefer.contains("resolution=merge-duplicates") && inserted == 0
+            let status = request.method == .post ? (mergedOnly ? 200 : 201) : (wantsRows ? 200 : 204)
             var response = HTTPResponse(status: status)
             if wantsRows {
                 let projected = project(written, query)
@@ -127,11 +130,11 @@ public actor InMemoryPostgREST: HTTPTransport {
     private func write(
         _ request: HTTPRequest, table: String, query: QueryDescription, parameters: [QueryParameter],
         prefer: String
-    ) throws -> [Row] {
+    ) throws -> (written: [Row], inserted: Int) {
         switch request.method {
         case .post: return try insert(into: table, body: request.body, parameters: parameters, prefer: prefer)
-        case .patch: return try update(table, query: query, body: request.body)
-        default: return try delete(from: table, query: query)
+        case .patch: return (try update(table, query: query, body: request.body), 0)
+        default: return (try delete(from: table, query: query), 0)
         }
     }
 
@@ -195,7 +198,7 @@ public actor InMemoryPostgREST: HTTPTransport {
 
     private func insert(
         into table: String, body: Data?, parameters: [QueryParameter], prefer: String
-    ) throws -> [Row] {
+    ) throws -> (written: [Row], inserted: Int) {
         guard tables[table] != nil else { throw Self.missingTable }
         let sent = try Self.rows(in: body)
         let conflict = parameters.first { $0.name == "on_conflict" }?.value
@@ -205,6 +208,7 @@ public actor InMemoryPostgREST: HTTPTransport {
         let ignore = prefer.contains("resolution=ignore-duplicates")
         var rows = tables[table] ?? []
         var written = [Row]()
+        var inserted = 0
         for row in sent {
             let key = keyColumns.map { row[$0].map(RowKey.normalised) ?? nil }
             let existing =
@@ -226,10 +230,11 @@ public actor InMemoryPostgREST: HTTPTransport {
             } else {
                 rows.append(row)
                 written.append(row)
+                inserted += 1
             }
         }
         tables[table] = rows
-        return written
+        return (written, inserted)
     }
 
     private func update(_ table: String, query: QueryDescription, body: Data?) throws -> [Row] {

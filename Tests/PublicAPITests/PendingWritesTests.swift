@@ -43,7 +43,7 @@ struct PendingWritesTests {
             #expect(tasks.rows.map(\.id) == [id] && tasks.hasPendingMutations)
             await client.enableNetwork()
             try await withTimeout(30) { @MainActor in
-                // Each model settles on its own: wait for both to show the refusal.
+                // The models settle each on its own: wait for all three to show the refusal.
                 while sync.rejected.isEmpty || !tasks.rows.isEmpty || sync.pendingCount != 0 {
                     await _Concurrency.Task.yield()
                 }

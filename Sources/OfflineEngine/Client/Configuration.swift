@@ -78,6 +78,8 @@ public struct Configuration: Sendable {
     /// How old a queued write may grow before it is rejected rather than sent
     /// (``RejectedMutation/tooOldCode``); `nil`: any age. 30 days by default.
     public var maxWriteAge: Duration? = .seconds(30 * 24 * 3_600)
+    /// How many queued writes the replay sends in one request; see ``ReplayBatching``.
+    public var replayBatching = ReplayBatching()
     /// The cache's byte budget (100 MB by default), its lists' time to live and, on Apple
     /// platforms, its files' protection class; see ``CachePolicy``.
     public var cache = CachePolicy()

@@ -59,7 +59,8 @@ final class Engine: Sendable {
         let replayer = Replayer(
             state: state, endpoint: endpoint, transport: transport, reads: reads, tokens: tokens,
             primaryKeys: primaryKeys, clock: configuration.clock, classify: configuration.classifyFailure,
-            limits: WriteLimits(maxAttempts: configuration.maxAttempts, maxAge: configuration.maxWriteAge))
+            limits: WriteLimits(maxAttempts: configuration.maxAttempts, maxAge: configuration.maxWriteAge),
+            batching: configuration.replayBatching)
         background.run { await replayer.run() }
         // The launch pass of the cache's budget, then one after each write that goes over it.
         background.run { [state] in await state.cache.run(state) }

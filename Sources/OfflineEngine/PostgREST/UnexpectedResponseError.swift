@@ -1,7 +1,8 @@
 import Foundation
 
 /// The server answered with something the engine cannot read: a non-JSON body (an HTML page
-/// from a proxy, such as Cloudflare's 520 page) or malformed JSON where JSON was expected.
+/// from a proxy, such as Cloudflare's 520 page), malformed JSON where JSON was expected, or a
+/// success that is not the answer PostgREST gives the request (an empty `200` to an insert).
 ///
 /// The raw body stays in ``body`` for logs; ``description`` names only the status and the kind
 /// of content.
@@ -14,6 +15,9 @@ public struct UnexpectedResponseError: Error, Sendable, Hashable, CustomStringCo
         case notJSON
         /// The body claims or looks like JSON but does not parse, or is not the expected shape.
         case malformedJSON
+        /// A success whose status or body is not what PostgREST answers the request with (an
+        /// empty `200` from a proxy to an insert, a `204` where rows were asked for).
+        case notPostgRESTAnswer
     }
 
     /// The HTTP status.
@@ -49,6 +53,9 @@ public struct UnexpectedResponseError: Error, Sendable, Hashable, CustomStringCo
             }
         case .malformedJSON:
             what = "malformed JSON"
+        case .notPostgRESTAnswer:
+            return
+                "The server answered with HTTP \(status), which is not the database's answer to this request."
         }
         let outcome = (200..<300).contains(status) ? "The server answered" : "The server failed and answered"
         return "\(outcome) with \(what) (HTTP \(status))."

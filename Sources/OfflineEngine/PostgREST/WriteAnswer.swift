@@ -13,25 +13,50 @@ enum WriteAnswer {
         var count: Int?
     }
 
-    /// The rows of PostgREST's answer to `mutation`: a JSON array (or object) of rows, or an
-    /// empty body where `return=minimal` asked for none (or a 204 carrying PostgREST's
-    /// `Content-Range`). Throws the response's failure for a non-2xx status, and
-    /// ``UnexpectedResponseError`` for a 2xx that is not PostgREST's answer.
+    /// The statuses PostgREST answers `mutation` with when it applied it (`Response.hs`): an
+    /// insert `201`; an upsert `201`, or `200` for a merge that inserted nothing; an update or a
+    /// delete `204`, or `200` when it asked for its rows.
+    static func statuses(for mutation: Mutation) -> Set<Int> {
+        switch mutation.operation {
+        case .insert: return [201]
+        case .upsert: return mutation.ignoreDuplicates ? [201] : [200, 201]
+        case .update, .delete: return mutation.returning == nil ? [204] : [200]
+        }
+    }
+
+    /// The rows of PostgREST's answer to `mutation`: with one of the ``statuses(for:)``, an empty
+    /// body where `return=minimal` asked for none, else a JSON array (or object) of rows declared
+    /// as JSON. Throws the response's failure for a non-2xx status, and
+    /// ``UnexpectedResponseError`` for a 2xx that is not PostgREST's answer to this write.
     static func rows(from response: HTTPResponse, for mutation: Mutation) throws -> [Row] {
         guard response.isSuccess else { throw ResponseDecoding.failure(for: response) }
-        if ResponseDecoding.isBlank(response.body) {
-            let minimal = mutation.returning == nil
-            let postgrestNoContent = response.status == 204 && response.headers["Content-Range"] != nil
-            guard minimal || postgrestNoContent else {
-                throw UnexpectedResponseError(
-                    status: response.status, contentType: response.mediaType, reason: .notJSON)
-            }
+        guard statuses(for: mutation).contains(response.status) else { throw notPostgRESTs(response) }
+        guard mutation.returning != nil else {
+            guard ResponseDecoding.isBlank(response.body) else { throw notPostgRESTs(response) }
             try checkReached(response, rows: [], for: mutation)
             return []
+        }
+        guard let type = response.mediaType, isJSON(type), !ResponseDecoding.isBlank(response.body) else {
+            throw notPostgRESTs(response)
         }
         let rows = try ResponseDecoding.rows(from: response)
         try checkReached(response, rows: rows, for: mutation)
         return rows
+    }
+
+    /// Whether a media type is JSON as PostgREST declares it (`application/json`, or
+    /// `application/vnd.pgrst.object+json` for one object).
+    private static func isJSON(_ type: String) -> Bool {
+        type == "application/json" || type.hasSuffix("+json")
+    }
+
+    /// The error of a 2xx that is not PostgREST's answer: a page (a declared type other than
+    /// JSON), or a status or body PostgREST does not give this write.
+    private static func notPostgRESTs(_ response: HTTPResponse) -> UnexpectedResponseError {
+        let notJSON = response.mediaType.map { !isJSON($0) } ?? false
+        return UnexpectedResponseError(
+            status: response.status, contentType: response.mediaType,
+            reason: notJSON ? .notJSON : .notPostgRESTAnswer, body: response.body)
     }
 
     /// Throws the conflict of an update or delete that had to reach a row and reached none, as

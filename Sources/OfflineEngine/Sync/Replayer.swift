@@ -20,6 +20,8 @@ struct Replayer: Sendable {
     let classify: FailureClassifier
     /// The attempt cap and the maximum age past which a write is rejected, not sent.
     let limits: WriteLimits
+    /// How many writes one request carries at most.
+    var batching = ReplayBatching()
 
     /// Runs passes until the task is cancelled or the state closes.
     func run() async {
@@ -125,108 +127,138 @@ struct Replayer: Sendable {
         }
     }
 
-    /// Sends the begun writes of a run in order until one fails or the ticket no longer holds;
-    /// the writes after that are not sent and stay queued.
+    /// Sends the begun writes of a run in order, in batches (``ReplayBatch``), until one fails
+    /// or the ticket no longer holds; the writes after that are not sent and stay queued.
     private func send(
         _ writes: [ReplayRun.Write], of run: ReplayRun, acceptingInto accepted: AcceptedWrites
     ) async -> ReplayPassEnd? {
-        for (index, write) in writes.enumerated() {
-            let mutation = write.mutation
-            do {
-                // The ticket is checked with no `await` before the request leaves.
-                let sent = try await tokens.send(
-                    for: run.ticket.session, through: transport, mayLeave: { state.mayStillSend(run) },
-                    request: {
-                        try RequestBuilder.request(for: mutation, endpoint: endpoint, accessToken: $0)
-                    })
-                guard let response = sent else {
-                    await state.abandonSends(writes[index...].map(\.mutation.id))
-                    return nil
-                }
-                state.events.send(SyncEvent(.writeSent, mutation))
-                // A replay brings nothing back, but the answer must be PostgREST's to settle it.
-                let rows = try WriteAnswer.rows(from: response, for: mutation)
-                accepted.add(mutation.id, rows: rows)
-            } catch let unavailable as TokenUnavailable {
-                // Nothing was sent: the writes are plainly queued again, and wait for a token.
-                state.uploads.update { $0.lastError = unavailable.description }
-                await state.abandonSends(writes[index...].map(\.mutation.id))
-                return .waitForSession
-            } catch {
-                await state.abandonSends(writes[(index + 1)...].map(\.mutation.id))
-                return await settle(
-                    mutation, after: error, wasAttempted: write.life.wasAttempted, ticket: run.ticket)
+        var sent = 0
+        for batch in ReplayBatch.batches(of: writes, limits: batching, primaryKeys: primaryKeys) {
+            sent += batch.writes.count
+            if case .stop(let end) = await send(batch, of: run, acceptingInto: accepted) {
+                await state.abandonSends(writes[sent...].map(\.mutation.id))
+                return end
             }
         }
         return nil
     }
 
-    /// Settles a write whose send failed, as the failure says.
+    /// How sending a batch ended.
+    private enum SendEnd: Sendable {
+        /// Every write of it is settled: accepted or rejected.
+        case settled
+        /// The run stops here (its writes not settled are queued again), and the pass with it
+        /// when there is a reason.
+        case stop(ReplayPassEnd?)
+    }
+
+    /// Sends a batch's writes as one request and settles each by the answer; a refused batch is
+    /// split until the writes at fault are found and rejected alone.
+    private func send(
+        _ batch: ReplayBatch, of run: ReplayRun, acceptingInto accepted: AcceptedWrites
+    ) async -> SendEnd {
+        let request = batch.request
+        do {
+            // The ticket is checked with no `await` before the request leaves.
+            let sent = try await tokens.send(
+                for: run.ticket.session, through: transport, mayLeave: { state.mayStillSend(run) },
+                request: {
+                    try RequestBuilder.request(for: request, endpoint: endpoint, accessToken: $0)
+                })
+            guard let response = sent else {
+                await state.abandonSends(batch.ids)
+                return .stop(nil)
+            }
+            for write in batch.writes { state.events.send(SyncEvent(.writeSent, write.mutation)) }
+            // A replay brings nothing back, but the answer must be PostgREST's to settle it.
+            let rows = try WriteAnswer.rows(from: response, for: request)
+            for id in batch.ids { accepted.add(id, rows: batch.writes.count == 1 ? rows : []) }
+            return .settled
+        } catch let unavailable as TokenUnavailable {
+            // Nothing was sent: the writes are plainly queued again, and wait for a token.
+            state.uploads.update { $0.lastError = unavailable.description }
+            await state.abandonSends(batch.ids)
+            return .stop(.waitForSession)
+        } catch {
+            return await settle(batch, after: error, run: run, acceptingInto: accepted)
+        }
+    }
+
+    /// Settles the writes of a batch whose send failed, as the failure says.
     private func settle(
-        _ mutation: Mutation, after error: any Error, wasAttempted: Bool, ticket: SendTicket
-    ) async -> ReplayPassEnd? {
-        let id = mutation.id
+        _ batch: ReplayBatch, after error: any Error, run: ReplayRun, acceptingInto accepted: AcceptedWrites
+    ) async -> SendEnd {
         let decision = ReplayDecision.after(
-            error, mutation: mutation, wasAttemptedBefore: wasAttempted, classify: classify)
+            error, mutation: batch.request, wasAttemptedBefore: batch.wasAttempted, classify: classify)
         if decision != .rejected {
             let words = ErrorWording.summary(of: error) ?? "The server could not be reached."
             state.uploads.update { $0.lastError = words }
         }
         switch decision {
         case .retryLater(let after):
-            await state.endSend(
-                id, event: .sendEnded(mayHaveBeenApplied: WriteAnswer.mayHaveBeenApplied(after: error)))
-            return .retryLater(after: after)
+            await endSends(batch.ids, mayHaveBeenApplied: WriteAnswer.mayHaveBeenApplied(after: error))
+            return .stop(.retryLater(after: after))
         case .waitForSession:
-            await state.endSend(id, event: .sendEnded(mayHaveBeenApplied: false))
-            return .waitForSession
+            await endSends(batch.ids, mayHaveBeenApplied: false)
+            return .stop(.waitForSession)
         case .verifyLostInsert:
-            guard await state.maySend(ticket, queuedWrite: id) else {
-                await state.endSend(id, event: .sendEnded(mayHaveBeenApplied: true))
-                return nil
-            }
-            switch await lostAnswerCheck(mutation, ticket: ticket) {
-            case .applied: await state.settleAccepted([id])
-            case .notApplied: await state.settleRejected(id, refusal: Self.refusal(from: error))
-            case .unknown:
-                await state.endSend(id, event: .sendEnded(mayHaveBeenApplied: true))
-                return .retryLater(after: nil)
-            }
-            return nil
+            return await verifyLost(batch, after: error, run: run, acceptingInto: accepted)
         case .rejected:
-            await state.settleRejected(id, refusal: Self.refusal(from: error))
-            return nil
+            guard batch.writes.count > 1 else {
+                await state.settleRejected(batch.ids[0], refusal: Self.refusal(from: error))
+                return .settled
+            }
+            return await split(batch, of: run, acceptingInto: accepted)
         }
     }
 
-    /// Reads the rows under an insert's keys with the write's own session (row-level security
-    /// shows the owner's rows only) and compares them with what was sent.
-    private func lostAnswerCheck(_ insert: Mutation, ticket: SendTicket) async -> LostAnswerCheck {
-        let keyColumns = primaryKeys.columns(for: insert.table)
-        for row in insert.sentRows {
-            guard let key = primaryKeys.key(of: row, in: insert.table) else { return .notApplied }
-            var query = QueryDescription(schema: insert.schema, table: insert.table)
-            for (column, value) in zip(keyColumns, key.values) {
-                query.filters.append(
-                    .condition(FilterCondition(column: column, op: .eq, operand: .value(value))))
-            }
-            let stored: Row
-            do {
-                guard let first = try await reads.fetch(query, as: ticket.session).first else {
-                    return .notApplied
-                }
-                stored = first
-            } catch {
-                return .unknown
-            }
-            for (column, value) in row.values
-            where LostAnswerCheck.provablyDiffers(
-                stored: stored[column], sent: value, isKey: keyColumns.contains(column))
-            {
-                return .notApplied
-            }
+    /// Sends the halves of a refused batch one after the other, each split again if refused.
+    private func split(
+        _ batch: ReplayBatch, of run: ReplayRun, acceptingInto accepted: AcceptedWrites
+    ) async -> SendEnd {
+        let (first, second) = batch.halves
+        let end = await send(first, of: run, acceptingInto: accepted)
+        guard case .settled = end else {
+            await state.abandonSends(second.ids)
+            return end
         }
-        return .applied
+        return await send(second, of: run, acceptingInto: accepted)
+    }
+
+    /// Settles the inserts of a batch whose resend met rows with their keys (409, 23505) after an
+    /// earlier attempt: each write whose rows the server holds as sent was applied then; the
+    /// others are sent again (split when none was applied, to find a real conflict; a write
+    /// alone is rejected). A checking read that fails keeps the unsettled ones queued.
+    private func verifyLost(
+        _ batch: ReplayBatch, after error: any Error, run: ReplayRun, acceptingInto accepted: AcceptedWrites
+    ) async -> SendEnd {
+        guard await state.maySend(run.ticket, queuedWrite: batch.ids[0]) else {
+            await endSends(batch.ids, mayHaveBeenApplied: true)
+            return .stop(nil)
+        }
+        let checks = await lostAnswerChecks(batch.writes.map(\.mutation), ticket: run.ticket)
+        guard !checks.contains(.unknown) else {
+            await endSends(batch.ids, mayHaveBeenApplied: true)
+            return .stop(.retryLater(after: nil))
+        }
+        let applied = zip(batch.ids, checks).filter { $0.1 == .applied }.map(\.0)
+        let unsettled = zip(batch.writes, checks).filter { $0.1 == .notApplied }.map(\.0)
+        await state.settleAccepted(applied)
+        if unsettled.isEmpty { return .settled }
+        // The rows of the applied writes met themselves: the others are sent again without them.
+        if !applied.isEmpty {
+            return await send(ReplayBatch(writes: unsettled), of: run, acceptingInto: accepted)
+        }
+        guard unsettled.count > 1 else {
+            await state.settleRejected(unsettled[0].mutation.id, refusal: Self.refusal(from: error))
+            return .settled
+        }
+        return await split(batch, of: run, acceptingInto: accepted)
+    }
+
+    /// Sends that ended without settling their writes: they stay queued.
+    private func endSends(_ ids: [UUID], mayHaveBeenApplied: Bool) async {
+        for id in ids { await state.endSend(id, event: .sendEnded(mayHaveBeenApplied: mayHaveBeenApplied)) }
     }
 
     private static func refusal(from error: any Error) -> PostgrestError {

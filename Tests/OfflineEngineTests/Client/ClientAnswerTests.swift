@@ -21,36 +21,6 @@ struct ClientAnswerTests {
         }
     }
 
-    private static let unreadable: [HTTPResponse] = [
-        HTTPResponse(status: 200, headers: ["Content-Type": "text/html"], body: Data("<html>Sign in".utf8)),
-        HTTPResponse(status: 201, headers: ["Content-Type": "application/json"], body: Data("\"ok\"".utf8)),
-        HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data()),
-        HTTPResponse(status: 302, headers: ["Location": "https://portal.invalid/login"]),
-    ]
-
-    @Test(
-        "a replayed write whose 2xx or 3xx answer is not PostgREST's stays queued and is tried again",
-        arguments: unreadable)
-    func replayKeepsUnreadableAnswers(answer: HTTPResponse) async throws {
-        let fixture = try await ClientFixture()
-        await fixture.client.disableNetwork()
-        // Asks for its rows back, so an empty body is not the answer PostgREST would send.
-        _ = try await fixture.client.from("tasks").insert(["id": 1] as Row).select().execute()
-        Self.answerFirstPosts(1, of: fixture, with: answer)
-        await fixture.client.enableNetwork()
-        // Kept and sent again (after the schedule's wait, or at once when the network's return
-        // cuts that wait short); the old answer never settled it.
-        try await eventually { [clock = fixture.clock] in
-            if clock.sleeperCount > 0 { clock.advance(by: .milliseconds(300)) }
-            return fixture.writes.count >= 2
-        }
-        _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
-        #expect(fixture.writes.count == 2)
-        #expect(await fixture.server.rows(of: "tasks") == [["id": 1]])
-        #expect(try await firstValue(of: fixture.client.rejectedMutations()) { _ in true }.isEmpty)
-        await fixture.client.close()
-    }
-
     @Test("a write sent at once whose answer cannot be read is kept in the queue, not assumed applied")
     func immediateKeepsUnreadableAnswer() async throws {
         let fixture = try await ClientFixture()

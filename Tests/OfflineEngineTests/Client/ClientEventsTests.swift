@@ -25,7 +25,8 @@ struct ClientEventsTests {
             }
             await client.disableNetwork()
             let accepted = try await client.from("tasks").insert(["id": 2] as Row).execute()
-            let refused = try await client.from("tasks").insert(["id": 3] as Row).execute()
+            // Other columns than the write before: it goes in a request of its own.
+            let refused = try await client.from("tasks").insert(["id": 3, "title": "c"] as Row).execute()
             await client.enableNetwork()
             _ = try await firstValue(of: client.rejectedMutations()) { !$0.isEmpty }
             try await client.waitForPendingWrites()

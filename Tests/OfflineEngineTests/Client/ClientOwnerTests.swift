@@ -131,7 +131,9 @@ struct ClientOwnerTests {
         fixture.probe.answer { request in
             if request.method == .get { return errorResponse(status: 500, code: "XX000") }
             guard request.method == .post else { return nil }
-            if request.bodyRows.first?["id"] == 3 { return errorResponse(status: 403, code: "42501") }
+            if request.bodyRows.contains(where: { $0["id"] == 3 }) {
+                return errorResponse(status: 403, code: "42501")
+            }
             return HTTPResponse(status: 201)
         }
         await client.enableNetwork()

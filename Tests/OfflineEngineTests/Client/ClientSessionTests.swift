@@ -61,7 +61,7 @@ struct ClientSessionTests {
         _ = try await fixture.client.from("tasks").insert(["id": 2] as Row).execute()
         _ = try await fixture.client.from("tasks").insert(["id": 3] as Row).execute()
         fixture.probe.answer { request in
-            request.bodyRows.first?["id"] == 3 ? errorResponse(status: 400, code: "PGRST102") : nil
+            request.bodyRows.contains { $0["id"] == 3 } ? errorResponse(status: 400, code: "PGRST102") : nil
         }
         await fixture.client.enableNetwork()
         _ = try await firstValue(of: fixture.client.rejectedMutations()) { $0.count == 1 }

@@ -22,7 +22,8 @@ import OfflineEngineTesting
 ///   from a captive portal (not applied), or the write applied and a 200 HTML page returned.
 ///
 /// Each request is answered in one step of the actor, with no suspension: requests never
-/// interleave. Only `eq` filters and the parameters the engine sends with them are understood.
+/// interleave. Only `eq` and `in` filters and the parameters the engine sends with them are
+/// understood.
 actor RowSecurityServer: HTTPTransport {
     /// How likely each fault is, per request (the rest are answered normally).
     struct FaultRates: Sendable {
@@ -151,7 +152,7 @@ actor RowSecurityServer: HTTPTransport {
     private struct Parsed {
         /// The token's user; `nil` for the API key.
         var user: String?
-        var filters: [(column: String, value: String)]
+        var filters: [(column: String, values: [String])]
         var rows: [Row]
         var keys: [String]
         var prefer: String
@@ -171,12 +172,19 @@ actor RowSecurityServer: HTTPTransport {
             throw Refusal(status: 401, code: "PGRST301", message: "JWT invalid")
         }
         let ignored: Set<String> = ["select", "order", "limit", "offset", "on_conflict", "columns"]
-        var filters: [(column: String, value: String)] = []
+        var filters: [(column: String, values: [String])] = []
         for item in components.queryItems ?? [] where !ignored.contains(item.name) {
-            guard let value = item.value, value.hasPrefix("eq.") else {
-                throw Refusal(status: 400, code: "PGRST100", message: "The stand-in understands eq only")
+            if let value = item.value, value.hasPrefix("eq.") {
+                filters.append((item.name, [String(value.dropFirst(3))]))
+            } else if let value = item.value, value.hasPrefix("in.("), value.hasSuffix(")") {
+                let list = value.dropFirst(4).dropLast().split(
+                    separator: ",", omittingEmptySubsequences: false)
+                filters.append(
+                    (item.name, list.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }))
+            } else {
+                throw Refusal(
+                    status: 400, code: "PGRST100", message: "The stand-in understands eq and in only")
             }
-            filters.append((item.name, String(value.dropFirst(3))))
         }
         var rows: [Row] = []
         if request.method == .post || request.method == .patch {
@@ -188,7 +196,7 @@ actor RowSecurityServer: HTTPTransport {
         let keys =
             request.method == .post
             ? rows.map { Self.text($0[keyColumn]).lowercased() }
-            : filters.filter { $0.column == keyColumn }.map { $0.value.lowercased() }
+            : filters.filter { $0.column == keyColumn }.flatMap(\.values).map { $0.lowercased() }
         return Parsed(
             user: user, filters: filters, rows: rows, keys: keys, prefer: request.headers["Prefer"] ?? "")
     }
@@ -303,17 +311,21 @@ actor RowSecurityServer: HTTPTransport {
     }
 
     /// The rows the filters match, found by key when they pin one.
-    private func matching(_ filters: [(column: String, value: String)]) -> [(key: String, row: Row)] {
+    private func matching(_ filters: [(column: String, values: [String])]) -> [(key: String, row: Row)] {
         if let pinned = filters.first(where: { $0.column == keyColumn }) {
-            let key = pinned.value.lowercased()
-            guard let row = rows[key], matches(row, filters) else { return [] }
-            return [(key, row)]
+            return Set(pinned.values.map { $0.lowercased() }).sorted().compactMap { key in
+                guard let row = rows[key], matches(row, filters) else { return nil }
+                return (key, row)
+            }
         }
         return rows.filter { matches($0.value, filters) }.map { ($0.key, $0.value) }
     }
 
-    private func matches(_ row: Row, _ filters: [(column: String, value: String)]) -> Bool {
-        filters.allSatisfy { Self.text(row[$0.column]).lowercased() == $0.value.lowercased() }
+    private func matches(_ row: Row, _ filters: [(column: String, values: [String])]) -> Bool {
+        filters.allSatisfy { filter in
+            let text = Self.text(row[filter.column]).lowercased()
+            return filter.values.contains { $0.lowercased() == text }
+        }
     }
 
     // MARK: Responses
