@@ -28,12 +28,14 @@ fixtures=(
     "1 7e0e2a0" # no version-1 commit: see above
     "2 7e0e2a0" # the last commit before version 3 (cb588ac)
     "3 48a7bb6" # the last commit before version 4 (13a2659)
-    "4 5e71f25" # the newest commit when the fixtures were made
+    "4 5e71f25" # the newest commit of version 4 when its fixture was made
+    "5 e5cbb0a" # version 5 (counts kept with lists, issue 27): the commit that merged it
 )
 
 destination=Tests/OfflineEngineTests/Fixtures
 generator=scripts/store-fixtures/FixtureGenerator.swift
 
+# STORE_FIXTURES_ONLY=<version> makes that version's fixture alone (a new version's).
 # STORE_FIXTURES_WORK=<folder> keeps the worktrees and their builds there for another run.
 if [ -n "${STORE_FIXTURES_WORK:-}" ]; then
     work=$STORE_FIXTURES_WORK
@@ -56,6 +58,7 @@ package.targets.append(
 mkdir -p "$destination" "$work/out"
 for fixture in "${fixtures[@]}"; do
     read -r version commit <<<"$fixture"
+    if [ -n "${STORE_FIXTURES_ONLY:-}" ] && [ "$version" != "$STORE_FIXTURES_ONLY" ]; then continue; fi
     tree="$work/$commit"
     if [ ! -d "$tree" ]; then
         git worktree add --detach "$tree" "$commit" >/dev/null
