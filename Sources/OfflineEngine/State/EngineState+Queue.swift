@@ -63,6 +63,12 @@ extension EngineState {
         queue[id] != nil
     }
 
+    /// The queued writes the current user sees (theirs and owner-less ones), oldest first.
+    func visibleQueuedIDs() -> [UUID] {
+        let owner = queueFacts.value.owner
+        return queue.all.lazy.map(\.mutation).filter { $0.ownerID == nil || $0.ownerID == owner }.map(\.id)
+    }
+
     /// Applies an event to a queued write's life; `.ignore` when it is not queued.
     @discardableResult
     func handle(_ event: WriteLife.Event, of id: UUID) -> WriteLife.Action {

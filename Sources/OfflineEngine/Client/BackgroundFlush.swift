@@ -1,0 +1,55 @@
+#if canImport(UIKit) && canImport(BackgroundTasks) && !os(watchOS)
+    // Apple platforms only: never compiled on the Linux machines this library is built and
+    // tested on (the README says so). Kept to what `flush(within:)` already does.
+    import BackgroundTasks
+    import UIKit
+
+    extension OfflineClient {
+        /// Runs ``flush(within:)`` inside a background task, so the queue keeps draining for a
+        /// while after the app leaves the screen. Call it when the scene becomes inactive:
+        ///
+        /// ```swift
+        /// .onChange(of: scenePhase) { _, phase in
+        ///     if phase == .background { Task { await supabase.flushInBackground() } }
+        /// }
+        /// ```
+        ///
+        /// The flush ends before the time the system grants runs out (5 s are kept for the rest).
+        @MainActor
+        @discardableResult
+        public func flushInBackground(within limit: Duration = .seconds(25)) async -> FlushResult? {
+            let application = UIApplication.shared
+            let granted = application.backgroundTimeRemaining
+            let budget = granted.isFinite ? min(limit, .seconds(max(granted - 5, 0))) : limit
+            let task = application.beginBackgroundTask(withName: "OfflineEngine.flush")
+            defer { if task != .invalid { application.endBackgroundTask(task) } }
+            return try? await flush(within: budget)
+        }
+
+        /// Registers a `BGProcessingTask` that needs the network and flushes the queue when the
+        /// system runs it; call once at launch, before the app finishes launching, with an
+        /// identifier listed under `BGTaskSchedulerPermittedIdentifiers` in Info.plist. Schedule
+        /// it with `scheduleBackgroundFlush(identifier:)` when writes wait.
+        public static func registerBackgroundFlush(
+            identifier: String, client: @escaping @Sendable () -> OfflineClient,
+            within limit: Duration = .seconds(60)
+        ) {
+            BGTaskScheduler.shared.register(forTaskWithIdentifier: identifier, using: nil) { task in
+                // The system's callback is synchronous: the flush runs in a task that the
+                // background task owns (cancelled when the system expires it).
+                let flushing = Task {
+                    let result = try? await client().flush(within: limit)
+                    task.setTaskCompleted(success: result?.isComplete ?? false)
+                }
+                task.expirationHandler = { flushing.cancel() }
+            }
+        }
+
+        /// Asks the system to run the registered background flush when the network is there.
+        public static func scheduleBackgroundFlush(identifier: String) throws {
+            let request = BGProcessingTaskRequest(identifier: identifier)
+            request.requiresNetworkConnectivity = true
+            try BGTaskScheduler.shared.submit(request)
+        }
+    }
+#endif
