@@ -74,7 +74,7 @@ public struct DeviceValue: Sendable, Hashable {
     /// The value for a row written at `date`.
     func value(at date: Date) -> JSONValue {
         switch kind {
-        case .uuid: return .string(UUID().lowercasedText)
+        case .uuid: return .string(UUID.random().lowercasedText)
         case .now: return .string(Self.timestamp(date))
         case .constant(let value): return value
         }

@@ -184,7 +184,7 @@ package struct Mutation: Sendable, Hashable, Identifiable {
 
     /// A write from its parts.
     package init(
-        id: UUID = UUID(), ownerID: String? = nil, schema: String? = nil, table: String,
+        id: UUID = .random(), ownerID: String? = nil, schema: String? = nil, table: String,
         operation: MutationOperation, rows: [Row] = [], filters: [Filter] = [],
         onConflict: [String]? = nil, ignoreDuplicates: Bool = false, useDefaultForMissing: Bool = false,
         returning: String? = nil, createdAt: Date = Date(), attempts: Int = 0
