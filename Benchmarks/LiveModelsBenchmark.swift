@@ -2,7 +2,6 @@ import Foundation
 import Observation
 import OfflineEngine
 import OfflineEngineTesting
-import Synchronization
 
 /// `live.observed_models`: queued writes per second from 8 concurrent writers while 100
 /// `LiveQueryModel`s over 10 lists of 1,000 rows are run and observed (each by a loop that reads
@@ -76,7 +75,7 @@ enum LiveModelsBenchmark {
     ) async {
         var announced = false
         while !Task.isCancelled {
-            let changed = Changed()
+            let changed = ChangeSignal()
             let rows = withObservationTracking {
                 _ = model.pendingRowIDs.count
                 return model.refresh == .idle ? count(model.rows) : 0
@@ -121,35 +120,6 @@ enum LiveModelsBenchmark {
 
         func removeFiles() {
             try? FileManager.default.removeItem(at: folder)
-        }
-    }
-
-    /// A change Observation reported, awaited once (or until the task is cancelled).
-    private final class Changed: Sendable {
-        private let state = Mutex<(fired: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
-
-        func fire() {
-            let waiter = state.withLock { state in
-                state.fired = true
-                defer { state.waiter = nil }
-                return state.waiter
-            }
-            waiter?.resume()
-        }
-
-        func wait() async {
-            await withTaskCancellationHandler {
-                await withCheckedContinuation { continuation in
-                    let now = state.withLock { state in
-                        if state.fired { return true }
-                        state.waiter = continuation
-                        return false
-                    }
-                    if now { continuation.resume() }
-                }
-            } onCancel: {
-                fire()
-            }
         }
     }
 }
