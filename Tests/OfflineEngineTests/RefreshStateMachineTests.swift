@@ -42,7 +42,7 @@ struct RefreshStateMachineTests {
                 }
                 var events: [RefreshStateMachine.Event] = [
                     .networkCameBack, .sessionSettled, .markedStale(.write), .markedStale(.clear),
-                    .markedStale(.newOwner),
+                    .markedStale(.newOwner), .tryNow,
                 ]
                 if Int.random(in: 0..<20, using: &random) == 0 { events.append(.sessionRestoring) }
                 if waiting { events += Array(repeating: .waitElapsed, count: 4) }
@@ -146,5 +146,23 @@ struct RefreshStateMachineTests {
         let step = machine.handle(.failed(failure, networkKnownDown: false))
         #expect(step == .init(next: .wait(.milliseconds(300))))
         #expect(machine.state == .refreshing)
+    }
+
+    @Test("syncNow during an attempt: when that attempt fails, the next one starts at once")
+    func tryNowDuringAttempt() {
+        var machine = RefreshStateMachine()
+        _ = machine.handle(.start(sessionRestoring: false))
+        let failure = RefreshFailure(TestFailure(name: "x"))
+        for _ in 1...3 {
+            _ = machine.handle(.failed(failure, networkKnownDown: false))
+            _ = machine.handle(.waitElapsed)
+        }
+        // The app asks while the fourth attempt is in flight; it fails, and stalls.
+        #expect(machine.handle(.tryNow) == .init(next: .carryOn))
+        #expect(
+            machine.handle(.failed(failure, networkKnownDown: false))
+                == .init(publish: .stalled(failure), next: .attempt))
+        // Only once: the failure after that waits on the schedule again.
+        #expect(machine.handle(.failed(failure, networkKnownDown: false)) == .init(next: .wait(.seconds(15))))
     }
 }

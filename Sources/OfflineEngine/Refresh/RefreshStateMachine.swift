@@ -63,7 +63,7 @@ struct RefreshStateMachine: Sendable {
         /// A clear, a new owner or a write marked the cached rows stale.
         case markedStale(StaleReason)
         /// The app asked to sync now (`syncNow()`): a wait on the retry schedule is cut short
-        /// with an attempt at once. Paused stays Paused (the network is still known down) and
+        /// with an attempt at once (or, during an attempt, its failure is tried again at once). Paused stays Paused (the network is still known down) and
         /// Idle stays Idle: no edge of the diagram is added.
         case tryNow
     }
@@ -151,8 +151,17 @@ struct RefreshStateMachine: Sendable {
         case .markedStale:
             return markedStale()
         case .tryNow:
-            guard case .waitingOnClock = activity else { return Step(next: .carryOn) }
-            return Step(next: attemptUnlessRestoring())
+            switch activity {
+            case .waitingOnClock:
+                return Step(next: attemptUnlessRestoring())
+            case .attempting(let markedStale, _):
+                // The attempt in flight may have left before the app asked: if it fails, the
+                // next one starts at once instead of waiting on the schedule.
+                activity = .attempting(markedStale: markedStale, cutShort: true)
+                return Step(next: .carryOn)
+            case .notStarted, .waitingForSession, .waitingForNetwork, .resting:
+                return Step(next: .carryOn)
+            }
         }
     }
 
