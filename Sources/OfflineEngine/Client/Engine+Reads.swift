@@ -157,15 +157,17 @@ extension Engine {
     var syncStatus: some AsyncSequence<SyncStatus, any Error> & Sendable {
         combineLatest(
             combineLatest(connectivity.states(), state.session.values()), state.queueFacts.values(),
-            state.uploads.values()
+            combineLatest(state.uploads.values(), feeds.values())
         )
-        .mapSync { network, queue, uploads in
-            SyncStatus(
+        .mapSync { network, queue, uploadsAndFeeds in
+            let (uploads, feedsDown) = uploadsAndFeeds
+            return SyncStatus(
                 connectivity: network.0, isUploading: uploads.isUploading, pendingCount: queue.visibleCount,
                 oldestPendingAt: queue.visibleCount > 0 ? queue.oldest : nil,
                 lastUploadError: uploads.lastError,
                 lastSyncedAt: uploads.lastSyncedAt,
-                isWaitingForSession: network.1.isWaitingForToken || network.1 == .restoring)
+                isWaitingForSession: network.1.isWaitingForToken || network.1 == .restoring,
+                disconnectedFeeds: feedsDown)
         }
         .distinct()
     }

@@ -17,6 +17,8 @@ final class Engine: Sendable {
     let state: EngineState
     let liveReads = LiveReads()
     let calls = CallGate()
+    /// The followed tables whose change feed is down.
+    let feeds = FeedConnections()
     /// The replay loop, the watchers, the restore and the client's stream bridges, as child tasks.
     let background: BackgroundWork
 
@@ -199,6 +201,7 @@ final class Engine: Sendable {
         await calls.waitUntilIdle()
         await state.close()
         connectivity.close()
+        feeds.finish()
         return true
     }
 }

@@ -27,4 +27,8 @@ public struct SyncStatus: Sendable, Hashable {
     /// Whether the signed-in user's writes wait for a usable token
     /// (``SessionState/waitingForToken(_:)``), or for the stored session to be read back.
     public var isWaitingForSession: Bool
+    /// The tables whose change feed the client follows (``OfflineClient/follow(changes:tables:schema:)``)
+    /// but is not subscribed now: their lists may miss changes made on other devices until it
+    /// is again, when they are fetched again. `schema.table` outside `public`.
+    public var disconnectedFeeds: Set<String> = []
 }

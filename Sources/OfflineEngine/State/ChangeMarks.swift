@@ -6,7 +6,13 @@ import Synchronization
 /// Marks only grow, so they need no actor: each is the largest value seen, whoever saw it.
 final class ChangeMarks: Sendable {
     private let store: Store
-    private let known = Mutex<[TableID: Int64]>([:])
+    private let known = Mutex<Known>(Known())
+
+    private struct Known {
+        var marks: [TableID: Int64] = [:]
+        /// The newest tick a table's mark moved to for anything but a change from the feed.
+        var others: [TableID: Int64] = [:]
+    }
 
     init(store: Store) {
         self.store = store
@@ -19,22 +25,28 @@ final class ChangeMarks: Sendable {
 
     /// A table's mark, read from the store the first time.
     func mark(of table: TableID) async throws -> Int64 {
-        if let mark = known.withLock({ $0[table] }) { return mark }
+        if let mark = known.withLock({ $0.marks[table] }) { return mark }
         let stored = try await store.marks.mark(table: table.table, schema: table.schema)
         return raise(table, to: stored)
     }
 
     /// The mark of a table as last seen, without asking the store (`0`: not seen yet).
     func current(of table: TableID) -> Int64 {
-        known.withLock { $0[table] ?? 0 }
+        known.withLock { $0.marks[table] ?? 0 }
+    }
+
+    /// Whether every move of a table's mark after `tick` was a change from the feed (laid with
+    /// `advance(_:byFeed: true)`), so an answer to a request that left at `tick` may take them.
+    func onlyFeedChanges(of table: TableID, after tick: Int64) -> Bool {
+        known.withLock { ($0.others[table] ?? 0) <= tick }
     }
 
     /// Moves a table's mark forward to a new tick: an answer whose request left before now is
-    /// refused. Returns the tick.
+    /// refused. Returns the tick. `byFeed`: for a change from the server's feed (see ``onlyFeedChanges(of:after:)``).
     @discardableResult
-    func advance(_ table: TableID) async throws -> Int64 {
+    func advance(_ table: TableID, byFeed: Bool = false) async throws -> Int64 {
         let tick = try await store.marks.advance(table: table.table, schema: table.schema)
-        raise(table, to: tick)
+        raise(table, to: tick, byFeed: byFeed)
         return tick
     }
 
@@ -45,14 +57,15 @@ final class ChangeMarks: Sendable {
 
     /// Forgets what was seen (after a clear); the store keeps the marks.
     func forget() {
-        known.withLock { $0 = [:] }
+        known.withLock { $0 = Known() }
     }
 
     @discardableResult
-    private func raise(_ table: TableID, to mark: Int64) -> Int64 {
-        known.withLock { marks in
-            let value = max(mark, marks[table] ?? 0)
-            marks[table] = value
+    private func raise(_ table: TableID, to mark: Int64, byFeed: Bool = false) -> Int64 {
+        known.withLock { known in
+            let value = max(mark, known.marks[table] ?? 0)
+            known.marks[table] = value
+            if !byFeed { known.others[table] = max(mark, known.others[table] ?? 0) }
             return value
         }
     }

@@ -11,8 +11,16 @@ extension EngineState {
     ) async throws -> FetchAnswer {
         let table = TableID(query)
         if closed { return FetchAnswer(.refused(askAgain: false)) }
-        if let refusal = ownership.refusal(ofAnswerAt: tick, mark: try await marks.mark(of: table)) {
-            return FetchAnswer(refusal)
+        var rows = rows
+        // The tick the rows are up to date with: the request's, or the last change laid over them.
+        var upTo = tick
+        let mark = try await marks.mark(of: table)
+        if let refusal = ownership.refusal(ofAnswerAt: tick, mark: mark) {
+            // Changes from the feed since the request left are laid over it where they can be.
+            guard let covered = rowsWithFeedChanges(rows, query: query, after: tick) else {
+                return FetchAnswer(refusal)
+            }
+            (rows, upTo) = (covered, mark)
         }
         // A count of rows is an answer about rows: none counted is empty too.
         if rows.isEmpty, (count ?? 0) == 0, responseTrust == .authenticatedSessionOnly,
@@ -30,8 +38,8 @@ extension EngineState {
                 fetchedAt: fetchedAt, mark: tick, isStale: false, expiresAt: expiresAt,
                 countBeyond: countBeyond))
         cache.wrote()
-        // The store's await let other events run: a clear or a new owner since then wins.
-        if let refusal = ownership.refusal(ofAnswerAt: tick, mark: marks.current(of: table)) {
+        // The store's await let other events run: a clear, a new owner or a change since then wins.
+        if let refusal = ownership.refusal(ofAnswerAt: upTo, mark: marks.current(of: table)) {
             return FetchAnswer(refusal)
         }
         let (serial, retiredThrough) = tables.writeAnswer(

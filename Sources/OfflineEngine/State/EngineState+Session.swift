@@ -107,6 +107,7 @@ extension EngineState {
         // exactly those in the queue now. A write queued while the clear runs is kept.
         queue.removeAll()
         marks.forget()
+        feedLog.forget()
         tables.wipe(owner: overlayOwner)
         rejected.wipe()
         publishQueue()

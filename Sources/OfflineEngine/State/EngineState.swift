@@ -34,6 +34,8 @@ actor EngineState {
     var queue = WriteQueue()
     /// Per table: its cached lists, queued writes, replay log and facts stream.
     var tables = Tables()
+    /// The changes from the server's feed laid lately, for answers that left before them.
+    var feedLog = FeedLog()
     var closed = false
 
     init(

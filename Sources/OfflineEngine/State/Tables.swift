@@ -283,7 +283,9 @@ struct Tables: Sendable {
         return apply(patches, to: table, tick: tick, owner: owner)
     }
 
-    private mutating func apply(
+    /// Lays patches into the table's lists (a list not cached yet is made): returns the lists to
+    /// save and the keys of those to fetch again.
+    mutating func apply(
         _ patches: [(key: String, query: QueryDescription, patch: ListPatch)], to table: TableID, tick: Int64,
         owner: String?
     ) -> (changed: [StoredList], stale: Set<String>) {

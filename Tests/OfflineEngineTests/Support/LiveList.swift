@@ -1,0 +1,33 @@
+import OfflineEngine
+import OfflineEngineTesting
+
+/// A live read kept open for a whole test (so its refreshes keep running between checks), its
+/// snapshots recorded in order.
+final class LiveList: Sendable {
+    let log = AsyncLog<QuerySnapshot>()
+    private let reader: Task<Void, Never>
+
+    init(_ read: ReadQuery) {
+        reader = collect(read.snapshots(), into: log)
+    }
+
+    /// The first snapshot, from the latest one recorded on, that meets `condition`; fails after
+    /// `seconds` instead of hanging.
+    func first(
+        within seconds: Double = 30, where condition: @escaping @Sendable (QuerySnapshot) -> Bool
+    ) async throws -> QuerySnapshot {
+        try await withTimeout(seconds) { [log] in
+            var checked = max(0, log.values.count - 1)
+            while true {
+                let all = await log.values(atLeast: checked + 1)
+                if let hit = all[checked...].first(where: condition) { return hit }
+                checked = all.count
+            }
+        }
+    }
+
+    /// Stops reading.
+    func stop() {
+        reader.cancel()
+    }
+}
