@@ -67,7 +67,7 @@ let package = Package(
         // public API is enough.
         .testTarget(
             name: "PublicAPITests",
-            dependencies: ["OfflineEngine", "OfflineEngineTesting"]
+            dependencies: ["OfflineEngine", "OfflineEngineTesting", "Streams"]
         ),
         // supabase-swift's own request-building cases, ported; no @testable import, so they
         // prove the public API is enough to send what supabase-swift sends.

@@ -37,13 +37,25 @@ public struct DemoStory: Sendable {
                 try await board.until("the user's rows") {
                     $0.session.userID != nil && $0.snapshot?.isFromCache == false
                 }
+                phase("3. On another device the user adds a task: the change feed brings it to this list.")
+                try await followChanges(client) { feed in
+                    let parcel: Row = [
+                        "id": "6f1c2a3e-0000-4000-8000-000000000004", "title": "Pick up the parcel",
+                        "done": false,
+                    ]
+                    await server.setRows(await server.rows(of: "tasks") + [parcel], of: "tasks")
+                    feed.yield(.change(.insert(parcel, into: "tasks")))
+                    try await board.until("the other device's task") {
+                        $0.titles.contains("Pick up the parcel")
+                    }
+                }
             }
-            phase("3. The network goes down, and the user opens the list again: saved rows, paused.")
+            phase("4. The network goes down, and the user opens the list again: saved rows, paused.")
             networkDown()
             try await screen(client, board) {
                 try await board.until("Paused") { $0.refresh == .paused }
                 phase(
-                    "4. Offline, two tasks are added, one is ticked off and one deleted: each waits to sync.")
+                    "5. Offline, two tasks are added, one is ticked off and one deleted: each waits to sync.")
                 for task in [NewTask(title: "Water the plants"), NewTask(title: "Book train tickets")] {
                     try await client.from("tasks").insert(task).execute()
                 }
@@ -54,19 +66,19 @@ public struct DemoStory: Sendable {
                 }
             }
         }
-        phase("5. The app quits and starts again, still offline: rows, marks and queue come back from disk.")
+        phase("6. The app quits and starts again, still offline: rows, marks and queue come back from disk.")
         try await session(try await open()) { client, board in
             try await screen(client, board) {
                 try await board.until("the saved rows and queue") {
                     $0.titles.contains("Water the plants") && $0.pendingCount == 4 && $0.refresh == .paused
                 }
-                phase("6. The network comes back: the queue replays in order, the marks clear.")
+                phase("7. The network comes back: the queue replays in order, the marks clear.")
                 try networkUp()
                 try await board.until("an empty queue, up to date") {
                     $0.pendingCount == 0 && $0.pendingIDs.isEmpty && $0.refresh == .idle && !$0.titles.isEmpty
                 }
             }
-            phase("7. The server fails for a while (500 pages) as the user opens the list again.")
+            phase("8. The server fails for a while (500 pages) as the user opens the list again.")
             // The server fails every read until the list shows Stalled (however many reads ask).
             let failing = Switch(on: true)
             local.inject(.status(500), times: 1_000) { $0.method == .get && failing.isOn }
@@ -75,14 +87,14 @@ public struct DemoStory: Sendable {
                 failing.set(on: false)
                 try await board.until("up to date again") { $0.refresh == .idle }
                 phase(
-                    "8. A task with no title: its first send meets a 503, so it is queued; the server refuses it."
+                    "9. A task with no title: its first send meets a 503, so it is queued; the server refuses it."
                 )
                 local.inject(.status(503), times: 1) { $0.method == .post }
                 try await client.from("tasks").insert(NewTask(title: "")).execute()
                 try await board.until("a rejected write") { !$0.rejected.isEmpty }
                 for rejected in await board.state.rejected { try await client.dismissRejected(rejected.id) }
                 try await board.until("no rejected write") { $0.rejected.isEmpty }
-                phase("9. Offline again, the demo user adds a task; then Ann signs in on this device.")
+                phase("10. Offline again, the demo user adds a task; then Ann signs in on this device.")
                 networkDown()
                 try await client.from("tasks").insert(NewTask(title: "Renew passport")).execute()
                 try await board.until("the user's waiting task") { $0.titles.contains("Renew passport") }
@@ -95,7 +107,7 @@ public struct DemoStory: Sendable {
                 try await board.until("Ann's rows from the server") {
                     $0.refresh == .idle && $0.snapshot?.isFromCache == false
                 }
-                phase("10. Ann signs out, and the app clears the local data.")
+                phase("11. Ann signs out, and the app clears the local data.")
                 try await client.signOut()
                 try await client.clearLocalData()
                 try await board.until("a cleared, signed-out app") {
@@ -146,6 +158,26 @@ public struct DemoStory: Sendable {
             group.addTask { await board.showList(list) }
             defer { group.cancelAll() }
             try await body()
+        }
+    }
+
+    /// Follows a change feed of `tasks` while `body` runs, as an app's bridge from Realtime would
+    /// (here the story plays the server's side of the feed).
+    private func followChanges(
+        _ client: OfflineClient, _ body: (AsyncStream<ChangeFeedEvent>.Continuation) async throws -> Void
+    ) async throws {
+        let feed = AsyncStream.makeStream(of: ChangeFeedEvent.self)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await client.follow(changes: feed.stream, tables: ["tasks"]) }
+            feed.continuation.yield(.subscribed)
+            do {
+                try await body(feed.continuation)
+            } catch {
+                feed.continuation.finish()
+                throw error
+            }
+            feed.continuation.finish()
+            try await group.waitForAll()
         }
     }
 

@@ -28,6 +28,7 @@ struct SampleStoryTests {
         #expect(output.contains { $0.hasPrefix("     ☁  [") }, "no row with a cloud mark")
         #expect(text.contains("rejected: the insert of a task, because a task needs a title"))
         #expect(text.contains("The app quits and starts again, still offline"))
+        #expect(output.contains { $0.contains("Pick up the parcel") }, "the other device's task never showed")
         #expect(!text.contains("\u{1B}"), "control codes in piped output")
         #expect(output.last == "Done.")
         checkBoards(boards.withLock { $0 })

@@ -29,6 +29,20 @@ public struct Row: Sendable, Hashable {
         values = members
     }
 
+    /// A row from an `Encodable` value that encodes as a JSON object: a row struct, or a
+    /// realtime client's record (`[String: AnyJSON]`), with the client's encoder by default.
+    ///
+    /// ```swift
+    /// let row = try Row(encoding: action.record)
+    /// ```
+    public init<T: Encodable>(encoding value: T, encoder: JSONEncoder = Configuration.defaultEncoder()) throws
+    {
+        guard let row = Row(json: try JSONValue(encoding: value, with: encoder)) else {
+            throw JSONText.MalformedJSON(reason: "the value is not a JSON object")
+        }
+        self = row
+    }
+
     /// This row with the columns of `other` written over it.
     public func merging(_ other: Row) -> Row {
         Row(values.merging(other.values, uniquingKeysWith: { _, new in new }))

@@ -48,13 +48,16 @@ struct ChangeLanding {
     /// An inserted or updated row laid into a list.
     private func place(in list: CachedList) -> ListPatch {
         guard let key = keys.key(of: change.record) else { return .stale }
+        let query = list.query
+        let admitted =
+            query.filters.isEmpty ? Truth.true : evaluator.evaluate(query.filters, on: change.record)
+        if admitted == .unknown { return .stale }
+        // A new row the filters refuse is in no page of the list: nothing to look for.
+        if admitted == .false, change.kind == .insert, query.offset == nil { return .unchanged }
         let oldKey = keys.key(of: change.oldRecord) ?? key
         let held =
             list.rows.firstIndex { keys.key(of: $0) == oldKey }
             ?? list.rows.firstIndex { keys.key(of: $0) == key }
-        let query = list.query
-        let admitted =
-            query.filters.isEmpty ? Truth.true : evaluator.evaluate(query.filters, on: change.record)
         var rows = list.rows
         switch admitted {
         case .unknown:
