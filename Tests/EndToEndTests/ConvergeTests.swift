@@ -38,6 +38,16 @@ struct ConvergeTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let gateway = try ConvergeGateway(connectionInfo: database.database.connectionInfo)
+        // The server, its chaos and the checks run off the cooperative pool, which the tests
+        // beside this one may hold for a while: a wait there is not the clients' stall.
+        try await withTaskExecutorPreference(DispatchTaskExecutor()) {
+            try await serve(gateway, database: database, folder: folder, executable: executable)
+        }
+    }
+
+    private func serve(_ gateway: ConvergeGateway, database: SupabaseDatabase, folder: URL, executable: URL)
+        async throws
+    {
         try await LocalHTTPServer.serving(gateway) { local in
             let processes = Self.devices.map {
                 ConvergeProcess(
