@@ -29,7 +29,8 @@ struct ConvergeTests {
 
     @Test(
         "four processes under kills, pauses, server restarts, cut answers and expired tokens converge: every write once, in order, as its user; every list the server's",
-        .enabled(if: seconds > 0, "CONVERGE_SECONDS=0 skips the soak"), .timeLimit(.minutes(10)))
+        .enabled(if: seconds > 0, "CONVERGE_SECONDS=0 skips the soak"),
+        .timeLimit(.minutes(Int(seconds) / 60 + 10)))
     func converge() async throws {
         let executable = try #require(HelperProcess.executable("ConvergeClient"), "ConvergeClient is built")
         let database = try SupabaseDatabase()
