@@ -2,6 +2,7 @@ import ConvergeSoak
 import Foundation
 import OfflineEngine
 import OfflineEngineTesting
+import Synchronization
 
 extension ConvergeRun {
     /// Sends every user's queue (on a shared device, each user signed in in turn) and returns
@@ -37,13 +38,28 @@ extension ConvergeRun {
             await client.syncNow()
             for name in ConvergeLists.names {
                 let query = ConvergeLists.query(name, user: user, device: device, on: client)
+                let last = LastSnapshot()
                 let shown = try? await withTimeout(60) {
-                    for try await snapshot in query.snapshots() where Self.isFresh(snapshot, since: asked) {
-                        return snapshot.result?.rows
+                    for try await snapshot in query.snapshots() {
+                        if Self.isFresh(snapshot, since: asked) { return snapshot.result?.rows }
+                        last.value.withLock { $0 = snapshot }
                     }
                     return nil
                 }
-                if let shown { lists.append(ConvergeDump.List(user: user, name: name, rows: Array(shown))) }
+                if let shown {
+                    lists.append(ConvergeDump.List(user: user, name: name, rows: Array(shown)))
+                } else {
+                    // Said on the error output, for the soak's log: how the list stood.
+                    let snapshot = last.value.withLock { $0 }
+                    let state = snapshot.map {
+                        "from cache \($0.isFromCache), pending \($0.hasPendingMutations), \($0.refresh), "
+                            + "fetched \($0.fetchedAt.map { "\($0.timeIntervalSince(asked)) s" } ?? "never") after asked"
+                    }
+                    FileHandle.standardError.write(
+                        Data(
+                            "converge client \(device): \(name) of \(user) not fresh: \(state ?? "no snapshot")\n"
+                                .utf8))
+                }
                 progress.progressed()
             }
             let client = client
@@ -67,4 +83,9 @@ extension ConvergeRun {
         !snapshot.isFromCache && !snapshot.hasPendingMutations && snapshot.refresh == .idle
             && (snapshot.fetchedAt ?? .distantPast) >= asked
     }
+}
+
+/// The last snapshot a heal's wait saw, to say how a list stood when it never showed fresh.
+private final class LastSnapshot: Sendable {
+    let value = Mutex<QuerySnapshot?>(nil)
 }
