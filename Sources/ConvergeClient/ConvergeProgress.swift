@@ -13,6 +13,12 @@ final class ConvergeProgress: Sendable {
         state.withLock { $0 = (.now, .zero) }
     }
 
+    /// Counting goes on from now, the time since the last progress not counted: the client
+    /// waited for the test's next command (the other devices draining), not for itself.
+    func resumed() {
+        state.withLock { $0.last = .now }
+    }
+
     /// Progress now.
     func progressed() {
         state.withLock { state in

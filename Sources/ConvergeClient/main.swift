@@ -56,6 +56,7 @@ do {
             drainSeconds = ConvergeRun.seconds(since: started)
             say("drained")
         } else if line == "dump" {
+            progress.resumed()
             var dump = await run.dump(drainSeconds: drainSeconds, progress: progress)
             following?.cancel()
             progress.progressed()
