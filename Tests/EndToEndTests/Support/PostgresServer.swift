@@ -81,6 +81,8 @@ final class PostgresServer: Sendable {
             "-k \(socketDirectory) -p \(port) -c listen_addresses='' -c fsync=off"
             + " -c synchronous_commit=off -c full_page_writes=off -c TimeZone=UTC"
             + " -c max_connections=200"
+            // Logical decoding, for the change feed the follow tests read from a replication slot.
+            + " -c wal_level=logical -c max_replication_slots=32"
         do {
             try run("pg_ctl", ["-D", data, "-l", log, "-w", "-t", "60", "-o", options, "start"])
         } catch let error as PostgresError {
