@@ -10,13 +10,18 @@ import Testing
 /// still ends at the server's answer.
 @Suite("End to end: lists follow the changes PostgreSQL decodes from its log")
 struct FollowEndToEndTests {
+    /// A device's feed made from its replication slot and its index among the devices.
+    typealias FeedOfSlot = @Sendable (ReplicationSlotFeed, Int) -> AsyncStream<ChangeFeedEvent>
+
     /// How often a feed reads its replication slot.
     static let slotInterval: Duration = .milliseconds(20)
 
-    @Test("a write on one device, sent at once or queued and replayed, shows in the other's live lists through the feed")
+    @Test(
+        "a write on one device, sent at once or queued and replayed, shows in the other's live lists through the feed"
+    )
     func writeShowsOnTheOtherDevice() async throws {
-        try await Self.twoDevices(feed: { slot, _ in slot.events(every: Self.slotInterval) }) {
-            phone, tablet, _, counting in
+        let clean: FeedOfSlot = { slot, _ in slot.events(every: Self.slotInterval) }
+        try await Self.twoDevices(feed: clean) { phone, tablet, _, counting in
             let (all, open) = (FollowedList.screens[0], FollowedList.screens[1])
             try await withThrowingTaskGroup(of: Void.self) { screens in
                 // The tablet's screens stay open all along, as an app's do.
@@ -28,11 +33,15 @@ struct FollowEndToEndTests {
                 _ = try await phone.client.from("tasks").insert(Row.task(2, "from the phone")).execute()
                 _ = try await tablet.waitUntil(all) { Set($0.compactMap(\.taskID)) == [1, 2] }
                 _ = try await tablet.waitUntil(open) { Set($0.compactMap(\.taskID)) == [1, 2] }
-                #expect(counting.count(.get) == fetches, "the tablet took the phone's task from the feed, unfetched")
+                #expect(
+                    counting.count(.get) == fetches,
+                    "the tablet took the phone's task from the feed, unfetched")
 
                 await phone.client.disableNetwork()
-                let outcome = try await phone.client.from("tasks").update(["title": "closed offline", "done": true])
-                    .eq("id", value: 2).execute()
+                let outcome = try await phone.client.from("tasks").update([
+                    "title": "closed offline", "done": true,
+                ])
+                .eq("id", value: 2).execute()
                 guard outcome.isQueued else { throw FollowFailure("the phone's update was not queued") }
                 try await phone.goOnlineAndDrain()
                 let closed = Row(["id": 2, "title": "closed offline", "done": true])
@@ -53,10 +62,14 @@ struct FollowEndToEndTests {
         "under dropped, duplicated, reordered and late changes, disconnects with gaps and records cut short, every live list ends at the server's answer, queued writes laid on top meanwhile"
     )
     func faultyFeedConverges() async throws {
-        let seed = ProcessInfo.processInfo.environment["FOLLOW_SEED"].flatMap(UInt64.init) ?? .random(in: 1...999_999)
+        let seed =
+            ProcessInfo.processInfo.environment["FOLLOW_SEED"].flatMap(UInt64.init)
+            ?? .random(in: 1...999_999)
         let feeds = [FaultyFeed(seed: seed, rate: 35), FaultyFeed(seed: seed &+ 1, rate: 35)]
-        try await Self.twoDevices(feed: { slot, index in feeds[index].events(from: slot.batches(every: Self.slotInterval)) })
-        { phone, tablet, local, _ in
+        let faulty: FeedOfSlot = { slot, index in
+            feeds[index].events(from: slot.batches(every: Self.slotInterval))
+        }
+        try await Self.twoDevices(feed: faulty) { phone, tablet, local, _ in
             let devices = [phone, tablet]
             var diverged: [String] = []
             try await withThrowingTaskGroup(of: Void.self) { screens in
@@ -73,7 +86,8 @@ struct FollowEndToEndTests {
                     let expected = try await serverAnswer(local, as: session, list.query)
                     for device in devices {
                         do {
-                            _ = try await firstSnapshot(of: list.query(device.client), within: 20) { snapshot in
+                            _ = try await firstSnapshot(of: list.query(device.client), within: 20) {
+                                snapshot in
                                 !snapshot.hasPendingMutations && list.shows(snapshot.result?.rows, expected)
                             }
                         } catch is NotSeen {
@@ -90,7 +104,9 @@ struct FollowEndToEndTests {
                 "follow: \(tallies.map(\.changes).reduce(0, +)) changes, \(faults) faults, \(lists) lists, "
                     + "\(diverged.count) diverged")
             let broken = devices.flatMap(\.brokenPromises)
-            if !diverged.isEmpty || !broken.isEmpty { print("follow seed: \(seed) (FOLLOW_SEED=\(seed) runs it again)") }
+            if !diverged.isEmpty || !broken.isEmpty {
+                print("follow seed: \(seed) (FOLLOW_SEED=\(seed) runs it again)")
+            }
             #expect(diverged.isEmpty, "seed \(seed): \(diverged) did not reach the server's answer")
             #expect(broken.isEmpty, "seed \(seed): \(broken)")
             #expect(faults > 0, "seed \(seed): the feeds met faults")
@@ -101,7 +117,9 @@ struct FollowEndToEndTests {
     /// the device's own; now and then a device goes offline, queues an update of one of its own
     /// tasks that the other device changes meanwhile, and comes back. Returns when every queue
     /// has drained.
-    private static func write(on devices: [FollowingDevice], steps: Int, random: inout SeededRandom) async throws {
+    private static func write(on devices: [FollowingDevice], steps: Int, random: inout SeededRandom)
+        async throws
+    {
         var made: [Int: Int] = [:]  // task id: the device that made it
         var next = [1000, 2000]
         for step in 0..<steps {
@@ -116,11 +134,15 @@ struct FollowEndToEndTests {
                     rows.contains { $0.taskID == target && $0["title"] == .string(title + " offline") }
                 }
                 _ = try await other.client.from("tasks")
-                    .update(["title": .string("\(other.name) \(step)"), "done": .bool(random.chance(50))] as Row)
+                    .update(
+                        ["title": .string("\(other.name) \(step)"), "done": .bool(random.chance(50))] as Row
+                    )
                     .eq("id", value: target).execute()
                 next[1 - index] += 1
-                _ = try await other.client.from("tasks").insert(Row.task(next[1 - index], "\(other.name) \(step)"))
-                    .execute()
+                _ = try await other.client.from("tasks").insert(
+                    Row.task(next[1 - index], "\(other.name) \(step)")
+                )
+                .execute()
                 made[next[1 - index]] = 1 - index
                 try await device.goOnlineAndDrain()
                 continue
@@ -128,8 +150,10 @@ struct FollowEndToEndTests {
             switch random.int(in: 0...9) {
             case 0...3:
                 next[index] += 1
-                _ = try await device.client.from("tasks").insert(Row.task(next[index], title, done: random.chance(30)))
-                    .execute()
+                _ = try await device.client.from("tasks").insert(
+                    Row.task(next[index], title, done: random.chance(30))
+                )
+                .execute()
                 made[next[index]] = index
             case 4...7 where !made.isEmpty:
                 _ = try await device.client.from("tasks")
@@ -148,7 +172,8 @@ struct FollowEndToEndTests {
 
     /// Waits until `list` on `device` shows the tasks `ids` and is not fetching: the fetch its
     /// feed's subscription asked for is done.
-    private static func settled(_ list: FollowedList, on device: FollowingDevice, ids: Set<Int>) async throws {
+    private static func settled(_ list: FollowedList, on device: FollowingDevice, ids: Set<Int>) async throws
+    {
         _ = try await firstSnapshot(of: list.query(device.client)) { snapshot in
             guard case .idle = snapshot.refresh else { return false }
             return Set(snapshot.result?.rows.compactMap(\.taskID) ?? []) == ids
@@ -159,7 +184,7 @@ struct FollowEndToEndTests {
     /// by the gateway over HTTP, each following its own replication slot's changes through
     /// `feed` (given the slot and the device's index), and with the gateway's request counts.
     private static func twoDevices(
-        feed: @escaping @Sendable (ReplicationSlotFeed, Int) -> AsyncStream<ChangeFeedEvent>,
+        feed: @escaping FeedOfSlot,
         _ body: (FollowingDevice, FollowingDevice, LocalHTTPServer, CountingHandler) async throws -> Void
     ) async throws {
         let database = try SupabaseDatabase()

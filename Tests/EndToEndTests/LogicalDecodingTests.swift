@@ -33,7 +33,8 @@ struct LogicalDecodingTests {
         let changes = try await Self.changes(from: slot, count: 1)
         try await LocalHTTPServer.serving(try database.gateway()) { local in
             let served = try await serverAnswer(
-                local, as: SupabaseDatabase.session(GatewayEndToEndTests.alice), { $0.from("things").select() })
+                local, as: SupabaseDatabase.session(GatewayEndToEndTests.alice),
+                { $0.from("things").select() })
             #expect(changes.map(\.kind) == [.insert])
             #expect(changes.first?.record == served.first)
             #expect(changes.first?.columns.count == 10)
@@ -50,7 +51,8 @@ struct LogicalDecodingTests {
         try database.admin.execute("ALTER TABLE public.notes REPLICA IDENTITY FULL")
         // Stored out of line: too long, and too varied to compress in place.
         try database.admin.execute(
-            "INSERT INTO public.notes SELECT 1, string_agg(md5(i::text), '') , 1 FROM generate_series(1, 400) i")
+            "INSERT INTO public.notes SELECT 1, string_agg(md5(i::text), '') , 1 FROM generate_series(1, 400) i"
+        )
         let slot = try ReplicationSlotFeed(database: database.database)
         defer { slot.stop() }
         try database.admin.execute("UPDATE public.notes SET n = 2 WHERE id = 1")
@@ -72,8 +74,11 @@ struct LogicalDecodingTests {
         let change = TestDecodingChange.change(from: line, committedAt: nil)
         #expect(change?.schema == "My Schema" && change?.table == "Tasks")
         #expect(change?.oldRecord == Row(["id": 3, "a \"b\"": "x'y z"]))
-        #expect(change?.record == Row(["id": 4, "a \"b\"": nil, "done": true, "at": "2026-01-02T03:04:05+00:00"]))
-        #expect(TestDecodingChange.change(from: "table public.t: DELETE: (no-tuple-data)", committedAt: nil)?.oldRecord == [:])
+        #expect(
+            change?.record == Row(["id": 4, "a \"b\"": nil, "done": true, "at": "2026-01-02T03:04:05+00:00"]))
+        #expect(
+            TestDecodingChange.change(from: "table public.t: DELETE: (no-tuple-data)", committedAt: nil)?
+                .oldRecord == [:])
         #expect(TestDecodingChange.change(from: "BEGIN", committedAt: nil) == nil)
         #expect(
             TestDecodingChange.commitTime(from: "COMMIT (at 2026-01-02 03:04:05.5+00)")

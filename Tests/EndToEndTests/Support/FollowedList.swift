@@ -32,10 +32,15 @@ struct FollowedList: Sendable {
 extension Row {
     /// A task row as the follow tests' lists read it (`user_id` for the server's row-level
     /// security).
-    static func task(_ id: Int, _ title: String, done: Bool = false, owner: String = GatewayEndToEndTests.alice)
+    static func task(
+        _ id: Int, _ title: String, done: Bool = false, owner: String = GatewayEndToEndTests.alice
+    )
         -> Row
     {
-        ["id": .number(JSONNumber(id)), "title": .string(title), "done": .bool(done), "user_id": .string(owner)]
+        [
+            "id": .number(JSONNumber(id)), "title": .string(title), "done": .bool(done),
+            "user_id": .string(owner),
+        ]
     }
 
     /// The row's `id`, as the follow tests' tasks have integer keys.

@@ -46,7 +46,8 @@ final class FollowingDevice: Sendable {
                 if shown == title {
                     shownPromises[id] = title
                 } else if shownPromises[id] != nil {
-                    let what = "\(name)'s \(list.name) showed task \(id) as \(shown ?? "-") over its queued \(title)"
+                    let what =
+                        "\(name)'s \(list.name) showed task \(id) as \(shown ?? "-") over its queued \(title)"
                     broken.withLock { $0.append(what) }
                 }
             }
@@ -55,8 +56,10 @@ final class FollowingDevice: Sendable {
 
     /// Queues (the device is offline) an update of task `id`'s title, and promises it.
     func queueTitle(_ title: String, of id: Int) async throws {
-        let outcome = try await client.from("tasks").update(["title": .string(title)] as Row).eq("id", value: id)
-            .execute()
+        let outcome = try await client.from("tasks").update(["title": .string(title)] as Row).eq(
+            "id", value: id
+        )
+        .execute()
         guard outcome.isQueued else { throw FollowFailure("\(name)'s update of task \(id) was not queued") }
         promised.withLock { $0[id] = title }
     }

@@ -10,6 +10,9 @@ import Synchronization
 /// tests run as root, the server runs as the user named by `OFFLINE_ENGINE_PG_USER` (default
 /// `pgtest`), created with `useradd` if missing. `OFFLINE_ENGINE_PG_BIN` names the folder holding
 /// `initdb` and `pg_ctl`; otherwise the newest `/usr/lib/postgresql/<version>/bin` is used.
+///
+/// The server runs with `wal_level = logical`: the follow tests read its changes from a
+/// replication slot (``ReplicationSlotFeed``), as Supabase Realtime does.
 final class PostgresServer: Sendable {
     /// The folder holding the server's socket (libpq's `host`).
     let socketDirectory: String

@@ -26,7 +26,9 @@ enum TestDecodingChange {
         guard reader.skip("table "), let (schema, table) = reader.qualifiedName(), reader.skip(": ") else {
             return nil
         }
-        let kinds: [(String, RowChange.Kind)] = [("INSERT:", .insert), ("UPDATE:", .update), ("DELETE:", .delete)]
+        let kinds: [(String, RowChange.Kind)] = [
+            ("INSERT:", .insert), ("UPDATE:", .update), ("DELETE:", .delete),
+        ]
         guard let kind = kinds.first(where: { reader.skip($0.0) })?.1 else { return nil }
         var old: [(String, JSONValue?)] = []
         var new: [(String, JSONValue?)] = []
@@ -37,10 +39,13 @@ enum TestDecodingChange {
         let tuple = reader.columns(until: nil)
         if kind == .delete { old = tuple } else { new = tuple }
         func row(_ columns: [(String, JSONValue?)]) -> Row {
-            Row(Dictionary(columns.compactMap { name, value in value.map { (name, $0) } }) { first, _ in first })
+            Row(
+                Dictionary(columns.compactMap { name, value in value.map { (name, $0) } }) { first, _ in first
+                })
         }
         return RowChange(
-            kind: kind, schema: schema, table: table, columns: new.map(\.0), record: row(new), oldRecord: row(old),
+            kind: kind, schema: schema, table: table, columns: new.map(\.0), record: row(new),
+            oldRecord: row(old),
             commitTimestamp: committedAt)
     }
 
@@ -59,7 +64,9 @@ enum TestDecodingChange {
         // The fraction apart: the formatter reads at most milliseconds on some platforms.
         var iso = isoTimestamp(text)
         var fraction = 0.0
-        if let dot = iso.firstIndex(of: "."), let zone = iso[dot...].firstIndex(where: { $0 == "+" || $0 == "-" }) {
+        if let dot = iso.firstIndex(of: "."),
+            let zone = iso[dot...].firstIndex(where: { $0 == "+" || $0 == "-" })
+        {
             fraction = Double("0" + iso[dot..<zone]) ?? 0
             iso.removeSubrange(dot..<zone)
         }
