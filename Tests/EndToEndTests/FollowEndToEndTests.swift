@@ -21,21 +21,22 @@ struct FollowEndToEndTests {
     )
     func writeShowsOnTheOtherDevice() async throws {
         let clean: FeedOfSlot = { slot, _ in slot.events(every: Self.slotInterval) }
-        try await Self.twoDevices(feed: clean) { phone, tablet, _, counting in
+        try await Self.twoDevices(feed: clean) { phone, tablet, _ in
             let (all, open) = (FollowedList.screens[0], FollowedList.screens[1])
             try await withThrowingTaskGroup(of: Void.self) { screens in
                 // The tablet's screens stay open all along, as an app's do.
                 for list in [all, open] { screens.addTask { try await tablet.watch(list, polling: nil) } }
                 _ = try await phone.client.from("tasks").insert(Row.task(1, "first")).execute()
                 for list in [all, open] { try await Self.settled(list, on: tablet, ids: [1]) }
-                let fetches = counting.count(.get)
 
+                // A list fetched before the write that shows it took it from the feed.
+                let inserting = Date()
                 _ = try await phone.client.from("tasks").insert(Row.task(2, "from the phone")).execute()
-                _ = try await tablet.waitUntil(all) { Set($0.compactMap(\.taskID)) == [1, 2] }
-                _ = try await tablet.waitUntil(open) { Set($0.compactMap(\.taskID)) == [1, 2] }
-                #expect(
-                    counting.count(.get) == fetches,
-                    "the tablet took the phone's task from the feed, unfetched")
+                for list in [all, open] {
+                    let shown = try await tablet.waitUntil(list) { Set($0.compactMap(\.taskID)) == [1, 2] }
+                    #expect(
+                        shown.fetchedAt.map { $0 < inserting } == true, "\(list.name) took it from the feed")
+                }
 
                 await phone.client.disableNetwork()
                 let outcome = try await phone.client.from("tasks").update([
@@ -43,16 +44,24 @@ struct FollowEndToEndTests {
                 ])
                 .eq("id", value: 2).execute()
                 guard outcome.isQueued else { throw FollowFailure("the phone's update was not queued") }
+                let replaying = Date()
                 try await phone.goOnlineAndDrain()
                 let closed = Row(["id": 2, "title": "closed offline", "done": true])
-                _ = try await tablet.waitUntil(all) { $0.contains(closed) }
-                _ = try await tablet.waitUntil(open) { $0.compactMap(\.taskID) == [1] }
-                #expect(counting.count(.get) == fetches, "the replayed update reached the tablet by the feed")
+                let shownAll = try await tablet.waitUntil(all) { $0.contains(closed) }
+                let shownOpen = try await tablet.waitUntil(open) { $0.compactMap(\.taskID) == [1] }
+                for shown in [shownAll, shownOpen] {
+                    #expect(
+                        shown.fetchedAt.map { $0 < replaying } == true, "the replayed update came by the feed"
+                    )
+                }
 
-                // And the other way: the tablet's delete leaves the phone's list.
-                _ = try await phone.waitUntil(all) { Set($0.compactMap(\.taskID)) == [1, 2] }
+                // And the other way: the tablet's delete leaves the phone's open list.
+                screens.addTask { try await phone.watch(all, polling: nil) }
+                try await Self.settled(all, on: phone, ids: [1, 2])
+                let deleting = Date()
                 _ = try await tablet.client.from("tasks").delete().eq("id", value: 1).execute()
-                _ = try await phone.waitUntil(all) { $0.compactMap(\.taskID) == [2] }
+                let shown = try await phone.waitUntil(all) { $0.compactMap(\.taskID) == [2] }
+                #expect(shown.fetchedAt.map { $0 < deleting } == true, "the delete came by the feed")
                 screens.cancelAll()
             }
         }
@@ -69,7 +78,7 @@ struct FollowEndToEndTests {
         let faulty: FeedOfSlot = { slot, index in
             feeds[index].events(from: slot.batches(every: Self.slotInterval))
         }
-        try await Self.twoDevices(feed: faulty) { phone, tablet, local, _ in
+        try await Self.twoDevices(feed: faulty) { phone, tablet, local in
             let devices = [phone, tablet]
             var diverged: [String] = []
             try await withThrowingTaskGroup(of: Void.self) { screens in
@@ -182,16 +191,15 @@ struct FollowEndToEndTests {
 
     /// Runs `body` with two of Alice's devices (a phone and a tablet) on a fresh database served
     /// by the gateway over HTTP, each following its own replication slot's changes through
-    /// `feed` (given the slot and the device's index), and with the gateway's request counts.
+    /// `feed` (given the slot and the device's index).
     private static func twoDevices(
         feed: @escaping FeedOfSlot,
-        _ body: (FollowingDevice, FollowingDevice, LocalHTTPServer, CountingHandler) async throws -> Void
+        _ body: (FollowingDevice, FollowingDevice, LocalHTTPServer) async throws -> Void
     ) async throws {
         let database = try SupabaseDatabase()
         // Updates and deletes carry the old row, as Realtime asks of a table.
         try database.admin.execute("ALTER TABLE public.tasks REPLICA IDENTITY FULL")
-        let counting = CountingHandler(try database.gateway())
-        try await LocalHTTPServer.serving(counting) { local in
+        try await LocalHTTPServer.serving(try database.gateway()) { local in
             let phone = try await FollowingDevice(name: "phone", local: local)
             let tablet = try await FollowingDevice(name: "tablet", local: local)
             let devices = [phone, tablet]
@@ -203,7 +211,7 @@ struct FollowEndToEndTests {
                     following.addTask { try await device.follow(events) }
                 }
                 do {
-                    try await body(phone, tablet, local, counting)
+                    try await body(phone, tablet, local)
                 } catch {
                     for slot in slots { slot.stop() }
                     throw error
