@@ -61,7 +61,9 @@ struct LogicalDecodingTests {
         #expect(changes.map(\.kind) == [.update, .delete])
         let update = try #require(changes.first)
         #expect(update.record == Row(["id": 1, "n": 2]), "the untouched long body is not in the record")
-        #expect(update.columns == ["id", "body", "n"], "the columns say the record lacks one")
+        if slot.plugin == .testDecoding {
+            #expect(update.columns == ["id", "body", "n"], "the columns say the record lacks one")
+        }
         #expect(update.oldRecord["n"] == 1 && update.oldRecord["body"]?.stringValue?.count == 12_800)
         #expect(changes.last?.oldRecord["id"] == 1)
     }
@@ -83,6 +85,27 @@ struct LogicalDecodingTests {
         #expect(
             TestDecodingChange.commitTime(from: "COMMIT (at 2026-01-02 03:04:05.5+00)")
                 == Date(timeIntervalSince1970: 1_767_323_045.5))
+    }
+
+    @Test("a line of wal2json (format 2) reads with its old row, its commit time, and JSON text as JSON")
+    func readsAWal2JsonLine() {
+        let line =
+            #"{"action":"U","timestamp":"2026-01-02 03:04:05.5+00","schema":"public","table":"tasks","#
+            + #""columns":[{"name":"id","type":"bigint","value":4},{"name":"data","type":"jsonb","value":"{\"a\": [1]}"},"#
+            + #"{"name":"at","type":"timestamp with time zone","value":"2026-01-02 03:04:05+00"},"#
+            + #"{"name":"done","type":"boolean","value":true},{"name":"note","type":"text","value":null}],"#
+            + #""identity":[{"name":"id","type":"bigint","value":3}]}"#
+        let change = Wal2JsonChange.change(from: line)
+        #expect(change?.kind == .update && change?.table == "tasks")
+        #expect(
+            change?.record
+                == Row([
+                    "id": 4, "data": .object(["a": [1]]), "at": "2026-01-02T03:04:05+00:00", "done": true,
+                    "note": nil,
+                ]))
+        #expect(change?.oldRecord == Row(["id": 3]))
+        #expect(change?.commitTimestamp == Date(timeIntervalSince1970: 1_767_323_045.5))
+        #expect(Wal2JsonChange.change(from: #"{"action":"T","schema":"public","table":"tasks"}"#) == nil)
     }
 
     /// The first `count` changes the slot reads, waiting for them up to a few seconds.

@@ -7,8 +7,8 @@ import Synchronization
 /// Supabase Realtime reads them: the end-to-end tests' change feed comes from the server's own
 /// write-ahead log, never from rows a test hands in.
 ///
-/// The slot uses `test_decoding`, which ships with PostgreSQL (Realtime uses `wal2json`, which
-/// is a separate package and not needed here); its lines are read by ``TestDecodingChange``. The
+/// The slot decodes with `wal2json` where the server has it (what Realtime uses; a separate
+/// package), otherwise with `test_decoding`, which ships with PostgreSQL (``DecodingPlugin``). The
 /// server must run with `wal_level = logical` (``PostgresServer`` does), and the tables need
 /// `REPLICA IDENTITY FULL` for an update or delete to carry the old row, as Realtime asks.
 ///
@@ -18,13 +18,15 @@ import Synchronization
 final class ReplicationSlotFeed: Sendable {
     private let connection: PostgresConnection
     private let slot: String
+    /// The output plugin the slot decodes with.
+    let plugin: DecodingPlugin
     private let running = Mutex(true)
 
     /// Makes the slot: every change committed from now on is read.
     init(database: PostgresDatabase) throws {
         connection = try database.connect()
         slot = "feed_" + UUID().uuidString.prefix(8).lowercased()
-        try connection.execute("SELECT pg_create_logical_replication_slot($1, 'test_decoding')", [slot])
+        plugin = try DecodingPlugin.createSlot(slot, on: connection)
     }
 
     /// The slot's changes, one batch per read of the slot, until ``stop()`` (or until the
@@ -69,30 +71,11 @@ final class ReplicationSlotFeed: Sendable {
         running.withLock { $0 = false }
     }
 
-    /// The changes committed since the last read, in commit order, each with its commit time.
+    /// The changes committed since the last read, in commit order.
     private func read() throws -> [RowChange] {
         let lines = try connection.execute(
-            """
-            SELECT data FROM pg_logical_slot_get_changes($1, NULL, NULL,
-                'include-xids', '0', 'include-timestamp', '1', 'skip-empty-xacts', '1')
-            """, [slot]
+            "SELECT data FROM pg_logical_slot_get_changes($1, NULL, NULL, \(plugin.options))", [slot]
         ).compactMap { $0.first ?? nil }
-        var changes: [RowChange] = []
-        var transaction: [RowChange] = []
-        for line in lines {
-            if line.hasPrefix("BEGIN") {
-                transaction = []
-            } else if line.hasPrefix("COMMIT") {
-                let committedAt = TestDecodingChange.commitTime(from: line)
-                changes += transaction.map { change in
-                    var change = change
-                    change.commitTimestamp = committedAt
-                    return change
-                }
-            } else if let change = TestDecodingChange.change(from: line, committedAt: nil) {
-                transaction.append(change)
-            }
-        }
-        return changes
+        return plugin.changes(from: lines)
     }
 }

@@ -19,6 +19,32 @@ import OfflineEngine
 /// out of line and did not change (`unchanged-toast-datum`) is left out of the record: the
 /// record is then cut short, and ``RowChange/columns`` says so.
 enum TestDecodingChange {
+    /// The slot options this reading expects: no transaction ids, commit times, no empty
+    /// transactions.
+    static let options = "'include-xids', '0', 'include-timestamp', '1', 'skip-empty-xacts', '1'"
+
+    /// The changes of a read of the slot, in commit order, each with its transaction's commit
+    /// time (on the `COMMIT` line that follows them).
+    static func changes(from lines: [String]) -> [RowChange] {
+        var changes: [RowChange] = []
+        var transaction: [RowChange] = []
+        for line in lines {
+            if line.hasPrefix("BEGIN") {
+                transaction = []
+            } else if line.hasPrefix("COMMIT") {
+                let committedAt = commitTime(from: line)
+                changes += transaction.map { change in
+                    var change = change
+                    change.commitTimestamp = committedAt
+                    return change
+                }
+            } else if let change = change(from: line, committedAt: nil) {
+                transaction.append(change)
+            }
+        }
+        return changes
+    }
+
     /// The change a `table ...` line describes, or `nil` for any other line (`BEGIN`, `COMMIT`)
     /// or one it cannot read.
     static func change(from line: String, committedAt: Date?) -> RowChange? {
