@@ -16,6 +16,9 @@ final class FollowingDevice: Sendable {
     private let promised = Mutex<[Int: String]>([:])
     /// Snapshots that broke the promise, described.
     private let broken = Mutex<[String]>([])
+    /// How many snapshots showed a promised title again after the first time: the promise was
+    /// checked, not only made.
+    private let kept = Mutex(0)
 
     init(name: String, local: LocalHTTPServer) async throws {
         self.name = name
@@ -44,6 +47,7 @@ final class FollowingDevice: Sendable {
                 guard let id = row.taskID, let title = promises[id] else { continue }
                 let shown = row["title"]?.stringValue
                 if shown == title {
+                    if shownPromises[id] != nil { kept.withLock { $0 += 1 } }
                     shownPromises[id] = title
                 } else if shownPromises[id] != nil {
                     let what =
@@ -79,6 +83,9 @@ final class FollowingDevice: Sendable {
             snapshot.result.map { matches($0.rows) } ?? false
         }
     }
+
+    /// How many snapshots kept the promise after first showing it.
+    var keptPromises: Int { kept.withLock { $0 } }
 
     /// The snapshots that broke the promise.
     var brokenPromises: [String] { broken.withLock { $0 } }
