@@ -10,6 +10,9 @@ import Synchronization
 /// tests run as root, the server runs as the user named by `OFFLINE_ENGINE_PG_USER` (default
 /// `pgtest`), created with `useradd` if missing. `OFFLINE_ENGINE_PG_BIN` names the folder holding
 /// `initdb` and `pg_ctl`; otherwise the newest `/usr/lib/postgresql/<version>/bin` is used.
+///
+/// The server runs with `wal_level = logical`: the follow tests read its changes from a
+/// replication slot (``ReplicationSlotFeed``), as Supabase Realtime does.
 final class PostgresServer: Sendable {
     /// The folder holding the server's socket (libpq's `host`).
     let socketDirectory: String
@@ -81,6 +84,8 @@ final class PostgresServer: Sendable {
             "-k \(socketDirectory) -p \(port) -c listen_addresses='' -c fsync=off"
             + " -c synchronous_commit=off -c full_page_writes=off -c TimeZone=UTC"
             + " -c max_connections=200"
+            // Logical decoding, for the change feed the follow tests read from a replication slot.
+            + " -c wal_level=logical -c max_replication_slots=32"
         do {
             try run("pg_ctl", ["-D", data, "-l", log, "-w", "-t", "60", "-o", options, "start"])
         } catch let error as PostgresError {
