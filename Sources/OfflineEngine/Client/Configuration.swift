@@ -83,6 +83,9 @@ public struct Configuration: Sendable {
     /// The cache's byte budget (100 MB by default), its lists' time to live and, on Apple
     /// platforms, its files' protection class; see ``CachePolicy``.
     public var cache = CachePolicy()
+    /// Whose cache a signed-in user sees on a shared device: their own (``CacheSharing/perUser``,
+    /// the default) or the one the previous user left (``CacheSharing/handOver``).
+    public var sharing = CacheSharing.perUser
     /// The wall time: when lists are fetched and expire. Tests move it to cross a time to live
     /// between launches; within a run the ``clock`` times it.
     package var now: @Sendable () -> Date = { Date() }
