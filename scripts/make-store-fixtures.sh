@@ -30,7 +30,7 @@ fixtures=(
     "3 48a7bb6" # the last commit before version 4 (13a2659)
     "4 5e71f25" # the newest commit of version 4 when its fixture was made
     "5 e5cbb0a" # version 5 (counts kept with lists, issue 27): the commit that merged it
-    "6 HEAD"    # version 6 (each user's data apart, issue 30): replace with its commit once merged
+    "6 25e00a1" # version 6 (each user's data apart, issue 30): the commit that made it
 )
 
 # The versions whose store keeps each user's lists apart: the generator writes the owner's lists
