@@ -111,8 +111,7 @@ func fill(_ folder: URL) async throws {
     try await store.rejected.add(
         Scenario.id(3),
         details: RejectionDetails(
-            status: 403, code: "42501",
-            message: #"new row violates row-level security policy for table "tasks""#),
+            status: 403, code: "42501", message: #"new row violates row-level security policy for table "tasks""#),
         at: Date(timeIntervalSince1970: Scenario.epoch + 200))
     try await store.queue.markInFlight(Scenario.id(4))
     try await store.queue.recordAttempt(Scenario.id(4))
@@ -174,9 +173,7 @@ final class Database {
                 }
             }
         }
-        guard sqlite3_step(statement) == SQLITE_DONE else {
-            fatalError(String(cString: sqlite3_errmsg(handle)))
-        }
+        guard sqlite3_step(statement) == SQLITE_DONE else { fatalError(String(cString: sqlite3_errmsg(handle))) }
     }
 
     func columns(of table: String) -> [String] {
@@ -200,8 +197,7 @@ enum Cell {
         switch sqlite3_column_type(statement, index) {
         case SQLITE_INTEGER: self = .integer(sqlite3_column_int64(statement, index))
         case SQLITE_FLOAT: self = .real(sqlite3_column_double(statement, index))
-        case SQLITE_TEXT:
-            self = .text(sqlite3_column_text(statement, index).map { String(cString: $0) } ?? "")
+        case SQLITE_TEXT: self = .text(sqlite3_column_text(statement, index).map { String(cString: $0) } ?? "")
         case SQLITE_BLOB:
             let count = Int(sqlite3_column_bytes(statement, index))
             let bytes = sqlite3_column_blob(statement, index)
@@ -260,8 +256,7 @@ func manifest(of path: String) -> [String: Any] {
     return ["version": Int(number), "commit": commit, "tables": tables]
 }
 
-let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "store-fixture-\(UUID().uuidString)")
+let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("store-fixture-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
 try await fill(scratch)
 let filled = scratch.appendingPathComponent(fileName).path
@@ -271,8 +266,7 @@ let fixture = output.appendingPathComponent("store-v\(version).sqlite").path
 try? FileManager.default.removeItem(atPath: fixture)
 if version == 1 {
     guard arguments.count == 5 else { fatalError("version 1 needs the file of its layout's SQL") }
-    writeVersion1(
-        from: filled, to: fixture, layout: try String(contentsOfFile: arguments[4], encoding: .utf8))
+    writeVersion1(from: filled, to: fixture, layout: try String(contentsOfFile: arguments[4], encoding: .utf8))
 } else {
     try FileManager.default.copyItem(atPath: filled, toPath: fixture)
 }
