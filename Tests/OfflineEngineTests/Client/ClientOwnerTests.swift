@@ -118,7 +118,10 @@ struct ClientOwnerTests {
 
     @Test("another user never sees the replayed or rejected writes of the cache's previous owner")
     func replayedAndRejectedBelongToTheirOwner() async throws {
-        let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]], signedInAs: "A")
+        // The cache handed over: B sees A's server rows, so the test can tell A's writes are not.
+        let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]], signedInAs: "A") {
+            $0.sharing = .handOver
+        }
         let client = fixture.client
         let stream = client.from("tasks").select().snapshots()
         _ = try await firstValue(of: stream) { $0.refresh == .idle && $0.column("id") == ["1"] }

@@ -35,7 +35,9 @@ struct ClientSessionTests {
 
     @Test("a different user signing in marks every list stale and fetches it again with the new token")
     func newOwnerRefetches() async throws {
-        let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]], "notes": [["id": 5]]])
+        let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]], "notes": [["id": 5]]]) {
+            $0.sharing = .handOver
+        }
         let tasks = fixture.client.from("tasks").select().snapshots()
         let notes = fixture.client.from("notes").select().snapshots()
         _ = try await firstValue(of: tasks) { $0.refresh == .idle }
@@ -45,7 +47,8 @@ struct ClientSessionTests {
         _ = try await firstValue(of: tasks) { $0.refresh == .idle && $0.column("id") == ["2"] }
         let gets = try await fixture.probe.gets(atLeast: 4)
         #expect(gets.suffix(2).allSatisfy { $0.authorization == "Bearer token-user-2" })
-        #expect(try await fixture.client.store.lists.all(table: "tasks").allSatisfy { !$0.isStale })
+        let lists = try await fixture.client.store.lists(of: "user-2").all(table: "tasks")
+        #expect(!lists.isEmpty && lists.allSatisfy { !$0.isStale })
         await fixture.client.close()
     }
 
@@ -71,7 +74,7 @@ struct ClientSessionTests {
 
         try await fixture.client.clearLocalData()
         let store = fixture.client.store
-        #expect(try await store.lists.all(table: "tasks").isEmpty)
+        #expect(try await store.lists(of: "user-1").all(table: "tasks").isEmpty)
         #expect(try await store.queue.all().isEmpty)
         #expect(try await store.replayLog.writes(table: "tasks").isEmpty)
         #expect(try await store.rejected.all().isEmpty)

@@ -137,7 +137,9 @@ struct LiveReadTests {
             #expect(log.values.last?.column("title") == ["a"])
         }
         #expect(fixture.gets.count == 1)
-        #expect(try await fixture.client.store.lists.all(table: "tasks").filter { $0.key == key }.count == 1)
+        #expect(
+            try await fixture.client.store.lists(of: "user-1").all(table: "tasks").filter { $0.key == key }
+                .count == 1)
         for (_, task) in readers { task.cancel() }
         await fixture.client.close()
     }
