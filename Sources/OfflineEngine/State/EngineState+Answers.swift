@@ -30,28 +30,38 @@ extension EngineState {
         }
         try await loadLists(of: table)
         // Again with no await before the save is handed to the store: a clear or a change of
-        // owner since is refused, and the rows go to the cache they were fetched for.
-        if let refusal = ownership.refusal(ofAnswerAt: tick, mark: marks.current(of: table)) {
+        // owner (or a change from the feed) since is refused, and the rows go to the cache they
+        // were fetched for.
+        if let refusal = ownership.refusal(ofAnswerAt: upTo, mark: marks.current(of: table)) {
             return FetchAnswer(refusal)
         }
         let (lists, retiring) = (self.lists, self.retiring)
         let fetchedAt = cache.now()
         let expiresAt = expiry(of: query, fetchedAt: fetchedAt)
         let countBeyond = count.map { $0 - rows.count }
-        try await lists.save(
+        let stored = { (rows: [Row]) in
             StoredList(
                 key: query.canonicalKey, schema: query.schema, table: query.table, rows: rows,
                 fetchedAt: fetchedAt, mark: tick, isStale: false, expiresAt: expiresAt,
-                countBeyond: countBeyond))
+                countBeyond: countBeyond)
+        }
+        try await lists.save(stored(rows))
         cache.wrote()
-        // The store's await let other events run: a clear, a new owner or a change since then wins.
+        // The store's await let other events run: a clear, a new owner or a write since then
+        // wins; changes from the feed are laid over the rows, which are saved again after they
+        // are in memory (a change landing meanwhile then saves on top of them).
+        var savedRows: [Row]?
         if let refusal = ownership.refusal(ofAnswerAt: upTo, mark: marks.current(of: table)) {
-            return FetchAnswer(refusal)
+            guard let covered = rowsWithFeedChanges(rows, query: query, after: upTo) else {
+                return FetchAnswer(refusal)
+            }
+            (rows, savedRows) = (covered, covered)
         }
         let (serial, retiredThrough) = tables.writeAnswer(
             rows, query: query, tick: tick, fetchedAt: fetchedAt, expiresAt: expiresAt,
             countBeyond: countBeyond,
             answering: answering, owner: overlayOwner, retiring: retiring)
+        if let savedRows { try await lists.save(stored(savedRows)) }
         if let through = retiredThrough {
             try await store.replayLog.retire(
                 table: table.table, schema: table.schema, through: through, of: retiring)

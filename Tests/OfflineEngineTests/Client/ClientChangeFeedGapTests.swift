@@ -65,17 +65,13 @@ struct ClientChangeFeedGapTests {
             }
         }
         defer { changes.cancel() }
-        // Wait until the stream of changes is under way, then ask again while it runs.
+        // Wait until the stream of changes is under way, then ask again while it runs: once that
+        // request has left, the next Idle is its answer, taken with the changes laid over it.
         _ = try await read.first { $0.column("title").first?.hasPrefix("v") == true }
+        let gets = fixture.gets.count
         try await fixture.client.refreshLiveReads()
-        _ = try await read.first(within: 20) { $0.refresh == .refreshing }
-        let idle: QuerySnapshot
-        do {
-            idle = try await read.first(within: 20) { $0.refresh == .idle }
-        } catch {
-            print("states:", read.log.values.map { "\($0.refresh) \($0.column("title"))" })
-            throw error
-        }
+        _ = try await fixture.probe.gets(atLeast: gets + 1)
+        let idle = try await read.first(after: read.count, within: 20) { $0.refresh == .idle }
         #expect(idle.column("id") == ["1", "2"])
         changes.cancel()
         feed.finish()

@@ -11,13 +11,18 @@ final class LiveList: Sendable {
         reader = collect(read.snapshots(), into: log)
     }
 
-    /// The first snapshot, from the latest one recorded on, that meets `condition`; fails after
-    /// `seconds` instead of hanging.
+    /// How many snapshots were recorded so far.
+    var count: Int { log.values.count }
+
+    /// The first snapshot, from the latest one recorded on (or, with `after`, from the one
+    /// recorded after that many), that meets `condition`; fails after `seconds` instead of
+    /// hanging.
     func first(
-        within seconds: Double = 30, where condition: @escaping @Sendable (QuerySnapshot) -> Bool
+        after recorded: Int? = nil, within seconds: Double = 30,
+        where condition: @escaping @Sendable (QuerySnapshot) -> Bool
     ) async throws -> QuerySnapshot {
         try await withTimeout(seconds) { [log] in
-            var checked = max(0, log.values.count - 1)
+            var checked = recorded ?? max(0, log.values.count - 1)
             while true {
                 let all = await log.values(atLeast: checked + 1)
                 if let hit = all[checked...].first(where: condition) { return hit }
