@@ -47,6 +47,12 @@ let package = Package(
         // Queues writes and replays them to a server until it is killed; the end-to-end crash
         // test drives it.
         .executableTarget(name: "ReplayCrashHelper", dependencies: ["OfflineEngine"]),
+        // The converge soak's log, lists, tokens and dump, shared by its client and its checker.
+        .target(name: "ConvergeSoak", dependencies: ["OfflineEngine"]),
+        // One client of the converge soak: writes and reads until told to heal; the end-to-end
+        // converge test runs four and kills, stops and resumes them.
+        .executableTarget(
+            name: "ConvergeClient", dependencies: ["ConvergeSoak", "OfflineEngine", "OfflineEngineTesting"]),
         .executableTarget(
             name: "Benchmarks",
             dependencies: ["OfflineEngine", "OfflineEngineTesting", "Streams", "CSQLite"],
@@ -81,6 +87,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "OfflineEngine", "OfflineEngineTesting", "PostgresGateway", "CLibPQ", "ReplayCrashHelper",
+                "ConvergeSoak", "ConvergeClient",
             ]
         ),
     ],

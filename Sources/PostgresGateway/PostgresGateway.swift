@@ -43,6 +43,12 @@ public final class PostgresGateway: HTTPTransport {
 
     /// Answers one request by running its statement.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try respond(to: request)
+    }
+
+    /// Answers one request by running its statement, blocking the calling thread until
+    /// PostgreSQL answers: for a caller that keeps libpq's waits off the cooperative pool.
+    public func respond(to request: HTTPRequest) throws -> HTTPResponse {
         do {
             return try answer(request)
         } catch let refusal as GatewayRefusal {

@@ -47,7 +47,8 @@ extension EngineState {
 
     /// Takes a fresh token of the signed-in user (from the token provider): the session carries
     /// it from now on and is stored with it, and a session that waited for a token is signed in
-    /// again (the replay waiting for it wakes). A token of anyone else is not taken here.
+    /// again (the replay waiting for it wakes, unless the token is the one it waited with). A
+    /// token of anyone else is not taken here.
     func acceptToken(_ token: String, expiresAt: Date?, for user: String) async {
         guard !closed, let current = session.value.authSession, current.userID == user else { return }
         var updated = current
@@ -58,7 +59,10 @@ extension EngineState {
         let wasWaiting = session.value.isWaitingForToken
         guard updated != current || wasWaiting else { return }
         session.send(.signedIn(updated))
-        if wasWaiting { signals.sessionChanged() }
+        // Only a token other than the one the session waited with wakes the replay and the reads:
+        // the token the server refused, offered again, is tried on their schedule (woken at once,
+        // each refusal led straight to the next, and a write used up its attempts in a second).
+        if wasWaiting && token != current.accessToken { signals.sessionChanged() }
         // Stored so that an offline start carries the newest token; a sign-in that ran meanwhile
         // stores its own session after this one (the store runs its work in call order).
         try? await store.account.setSession(updated)

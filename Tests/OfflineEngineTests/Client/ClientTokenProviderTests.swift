@@ -96,6 +96,25 @@ struct ClientTokenProviderTests {
         await fixture.client.close()
     }
 
+    @Test(
+        "the provider giving again the token the server refused: the replay waits on its schedule, not at once, and the write keeps its attempts"
+    )
+    func sameRefusedTokenWaitsOnSchedule() async throws {
+        let old = TokenScript.jwt("user-1", tag: "old")
+        let script = TokenScript(then: .token(old))
+        let fixture = try await Self.fixture(script)
+        fixture.probe.answer(with: Self.refusing(old))
+        let response = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
+        #expect(response.isQueued)
+        // The manual clock never moves: after its first refusal the replay waits on the schedule.
+        try await fixture.sleepers(atLeast: 1)
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(
+            fixture.writes.count <= 3, "sent \(fixture.writes.count) times with a token refused each time")
+        #expect(try await firstValue(of: fixture.client.rejectedMutations()) { _ in true }.isEmpty)
+        await fixture.client.close()
+    }
+
     @Test("a token of another user signs that user in, and never carries the previous user's write")
     func otherUsersToken() async throws {
         let script = TokenScript(then: .token(TokenScript.jwt("user-1")))
