@@ -27,6 +27,7 @@ extension EngineState {
             ownership.clearedAt = (try? await marks.nextTick()) ?? .max
             throw error
         }
+        try await loadListsOfLiveReads()
     }
 
     /// Takes `user`'s queued, replayed and rejected writes out of memory; the store loses them

@@ -125,6 +125,16 @@ extension EngineState {
             _ = try await handed.handOver(to: ownership.partition)
         }
         try await store.account.setOwner(ownership.owner)
+        if sharing == .perUser { try await loadListsOfLiveReads() }
+    }
+
+    /// Reads the lists of the live reads held now from the cache shown now, after the lists in
+    /// memory were dropped: a read kept open through a change of cache would otherwise wait for
+    /// lists that only a read starting again loads.
+    func loadListsOfLiveReads() async throws {
+        for query in liveReads.queries {
+            try await loadLists(of: TableID(query), for: query.canonicalKey)
+        }
     }
 
     /// Wipes cached lists, the queue, the replay log, rejected writes and the stored session, and

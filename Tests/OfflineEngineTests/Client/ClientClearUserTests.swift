@@ -101,6 +101,25 @@ struct ClientClearUserTests {
         await client.close()
     }
 
+    @Test("a live read held through clearing the signed-in user shows the signed-out cache and its writes")
+    func heldReadThroughClear() async throws {
+        let fixture = try await ClientFixture(tables: ["tasks": [["id": 1, "title": "a"]]], signedInAs: nil)
+        let client = fixture.client
+        // The signed-out cache holds the list too: fetched before A signed in.
+        _ = try await client.from("tasks").select().fetch()
+        try await client.signIn(AuthSession(accessToken: Self.tokenA, userID: "A"))
+        let list = LiveList(client.from("tasks").select())
+        _ = try await list.first { $0.refresh == .idle && $0.column("id") == ["1"] }
+        await client.disableNetwork()
+        try await client.clearLocalData(user: "A")
+        _ = try await list.first { $0.refresh == .paused && $0.column("id") == ["1"] }
+        _ = try await client.from("tasks").insert(["id": 2, "title": "signed out"] as Row).execute()
+        let written = try await list.first { $0.column("id").contains("2") }
+        #expect(written.column("id") == ["1", "2"])
+        list.stop()
+        await client.close()
+    }
+
     @Test("every user's lists count in the budget; another user's lists are evicted, never their writes")
     func budgetCountsEveryUser() async throws {
         let tables = ["items": paddedRows(10, padding: 50), "other": paddedRows(10, padding: 50)]

@@ -161,4 +161,25 @@ struct ClientSharedDeviceTests {
         #expect(cached.column("id") == ["b1"])
         await device.close()
     }
+
+    @Test("per user: a live read held while users take turns shows each one's own cache and writes")
+    func heldReadFollowsTheUser() async throws {
+        let device = try await SharedDevice(sharing: .perUser)
+        let client = device.client
+        try await SharedDevice.seed(device.server, [("A", "a1"), ("B", "b1")])
+        try await client.signIn(SharedDevice.session("A"))
+        let list = LiveList(client.from("items").select())
+        _ = try await list.first { $0.refresh == .idle && $0.column("id") == ["a1"] }
+        await client.disableNetwork()
+        try await client.signIn(SharedDevice.session("B"))
+        _ = try await list.first { $0.refresh == .paused && $0.column("id").isEmpty }
+        try await client.signIn(SharedDevice.session("A"))
+        _ = try await list.first { $0.column("id") == ["a1"] }
+        _ = try await client.from("items").insert(["id": "a2", "owner": "A"] as Row).execute()
+        let written = try await list.first { $0.column("id").contains("a2") }
+        #expect(written.column("id").sorted() == ["a1", "a2"])
+        #expect(list.log.values.allSatisfy { !$0.column("id").contains("b1") })
+        list.stop()
+        await device.close()
+    }
 }
