@@ -25,9 +25,10 @@ extension EngineState {
             ownership.clearedAt = try await store.clear(user: user)
         } catch {
             ownership.clearedAt = (try? await marks.nextTick()) ?? .max
+            await loadListsOfLiveReads()
             throw error
         }
-        try await loadListsOfLiveReads()
+        await loadListsOfLiveReads()
     }
 
     /// Takes `user`'s queued, replayed and rejected writes out of memory; the store loses them

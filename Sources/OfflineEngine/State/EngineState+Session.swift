@@ -114,6 +114,7 @@ extension EngineState {
             tables.passToNewOwner(owner: overlayOwner)
         }
         liveReads.markStale(table: nil, reason: .newOwner)
+        if sharing == .perUser { await loadListsOfLiveReads() }
         let tick = try await marks.nextTick()
         ownership.endOwnerChange(change, at: tick)
         if sharing == .handOver {
@@ -125,16 +126,17 @@ extension EngineState {
             _ = try await handed.handOver(to: ownership.partition)
         }
         try await store.account.setOwner(ownership.owner)
-        if sharing == .perUser { try await loadListsOfLiveReads() }
     }
 
     /// Reads the lists of the live reads held now from the cache shown now, after the lists in
-    /// memory were dropped: a read kept open through a change of cache would otherwise wait for
-    /// lists that only a read starting again loads.
-    func loadListsOfLiveReads() async throws {
+    /// memory were dropped (their snapshots wait meanwhile): a read kept open through a change of
+    /// cache would otherwise wait for lists that only a read starting again loads. A list the
+    /// store cannot give stays missing, as for a read that starts now.
+    func loadListsOfLiveReads() async {
         for query in liveReads.queries {
-            try await loadLists(of: TableID(query), for: query.canonicalKey)
+            try? await loadLists(of: TableID(query), for: query.canonicalKey)
         }
+        tables.endAwaitingLists(owner: overlayOwner)
     }
 
     /// Wipes cached lists, the queue, the replay log, rejected writes and the stored session, and

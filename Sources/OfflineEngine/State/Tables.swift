@@ -13,6 +13,9 @@ struct Tables: Sendable {
     private var appended: Set<TableID> = []
     /// Per table, the tables it declares foreign keys to (``TableFacts/related``).
     var relatedTables: [TableID: [TableID]] = [:]
+    /// Whether the lists in memory were dropped for a new cache whose lists the live reads need
+    /// are still being read (``TableFacts/awaitingLists``).
+    private(set) var awaitingLists = false
 
     subscript(table: TableID) -> TableState? { byID[table] }
 
@@ -46,6 +49,7 @@ struct Tables: Sendable {
         facts.version = state.version
         facts.answers = answerSerial
         facts.listsComplete = state.loaded
+        facts.awaitingLists = awaitingLists
         facts.queuedUpdates = state.queuedUpdates
         for other in relatedTables[table] ?? [] {
             facts.related[other.table] = byID[other]?.lists.values.map(\.list) ?? []
@@ -260,11 +264,20 @@ struct Tables: Sendable {
     /// Forgets every table's cached lists (the cache changed hands), keeping queued and replayed
     /// writes; lists are loaded again from the store, from the new cache, when next asked for.
     mutating func unloadLists(owner: String?) {
+        awaitingLists = true
         for table in byID.keys {
             byID[table]?.lists = [:]
             byID[table]?.loaded = false
             changed(table, owner: owner)
         }
+    }
+
+    /// Ends ``unloadLists(owner:)``'s wait: the live reads' lists were read from the new cache
+    /// (or could not be), and their snapshots follow the facts again.
+    mutating func endAwaitingLists(owner: String?) {
+        guard awaitingLists else { return }
+        awaitingLists = false
+        changedAll(owner: owner)
     }
 
     /// Forgets the queued and replayed writes of `user` (their data was cleared), sending each
