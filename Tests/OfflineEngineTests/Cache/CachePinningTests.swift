@@ -27,7 +27,7 @@ struct CachePinningTests {
             var seen = log.values
             while !seen.contains(where: { $0.refresh == .idle && $0.result?.rows.count == 3 }) {
                 try Task.checkCancellation()
-                seen = await log.values(atLeast: seen.count + 1)
+                seen = try await log.values(atLeast: seen.count + 1)
             }
         }
         for table in ["queued", "replayed", "plain"] { _ = try await client.from(table).select().fetch() }

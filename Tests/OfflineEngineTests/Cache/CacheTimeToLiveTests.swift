@@ -143,7 +143,7 @@ struct CacheTimeToLiveTests {
                     return found
                 }
                 try Task.checkCancellation()
-                values = await log.values(atLeast: values.count + 1)
+                values = try await log.values(atLeast: values.count + 1)
             }
         }
     }

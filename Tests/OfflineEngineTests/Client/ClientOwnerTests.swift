@@ -104,7 +104,7 @@ struct ClientOwnerTests {
             throw TransportError(kind: .connectionLost)
         }
         async let written = client.from("tasks").insert(["id": 1] as Row).execute().outcome
-        _ = await gate.arrivals.values(atLeast: 1)
+        _ = try await gate.arrivals.values(atLeast: 1)
         try await client.clearLocalData()
         gate.open()
         let outcome: Result<WriteResult, any Error>

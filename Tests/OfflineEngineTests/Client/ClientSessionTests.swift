@@ -25,9 +25,9 @@ struct ClientSessionTests {
         }
         let log = AsyncLog<SessionState>()
         let reader = collect(second.client.session, into: log)
-        #expect(await log.values(atLeast: 1) == [.restoring])
+        #expect(try await log.values(atLeast: 1) == [.restoring])
         gate.open()
-        let settled = await log.values(atLeast: 2)
+        let settled = try await log.values(atLeast: 2)
         #expect(settled.last?.userID == "user-1")
         reader.cancel()
         await second.client.close()
@@ -168,7 +168,7 @@ struct ClientSessionTests {
         }
         let client = fixture.client
         let first = Task { try await client.from("tasks").insert(["id": 1] as Row).execute().outcome }
-        _ = await gate.arrivals.values(atLeast: 1)
+        _ = try await gate.arrivals.values(atLeast: 1)
         let second = Task { try await client.from("tasks").insert(["id": 2] as Row).execute().outcome }
         try await eventually {
             fixture.client.writeWaitsBehindImmediateSend

@@ -143,7 +143,7 @@ struct ClientSharedDeviceTests {
         }
         let log = AsyncLog<QuerySnapshot>()
         let reader = collect(client.from("items").select().snapshots(), into: log)
-        _ = await gate.arrivals.values(atLeast: 1)
+        _ = try await gate.arrivals.values(atLeast: 1)
         try await client.signIn(SharedDevice.session("B"))
         gate.open()
         _ = try await device.clock.driving {

@@ -35,7 +35,7 @@ struct ClientUnreadableWriteTests {
         _ = try await withTimeout(5) {
             var seen = shown.values
             while seen.last?.column("id") != ["1", "2", "3"] {
-                seen = await shown.values(atLeast: seen.count + 1)
+                seen = try await shown.values(atLeast: seen.count + 1)
             }
         }
         watching.cancel()

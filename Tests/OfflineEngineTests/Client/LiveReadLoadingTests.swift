@@ -38,13 +38,13 @@ struct LiveReadLoadingTests {
         let watching = collect(open.snapshots(), into: log)
         _ = try await withTimeout(5) {
             var seen = log.values
-            while seen.last?.column("id") != ["1"] { seen = await log.values(atLeast: seen.count + 1) }
+            while seen.last?.column("id") != ["1"] { seen = try await log.values(atLeast: seen.count + 1) }
         }
         _ = try await second.client.from("tasks").update(["done": false] as Row).eq("id", value: 2).execute()
         let shown = try await withTimeout(5) {
             var seen = log.values
             while seen.last?.column("id").contains("2") != true {
-                seen = await log.values(atLeast: seen.count + 1)
+                seen = try await log.values(atLeast: seen.count + 1)
             }
             return seen.last!
         }
