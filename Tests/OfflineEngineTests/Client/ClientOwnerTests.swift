@@ -145,7 +145,7 @@ struct ClientOwnerTests {
         await client.disableNetwork()
         try await client.signIn(Self.userB)
         // B sees the cached server rows (passed on, stale) but none of A's writes.
-        let seenByB = try await firstValue(of: stream, within: 5) { !$0.column("id").contains("2") }
+        let seenByB = try await firstValue(of: stream, within: 30) { !$0.column("id").contains("2") }
         #expect(seenByB.column("id") == ["1"])
         #expect(seenByB.isFromCache)
         #expect(try await firstValue(of: client.rejectedMutations()) { _ in true }.isEmpty)

@@ -84,7 +84,7 @@ struct ClientSharedDeviceTests {
         let back = try await firstValue(of: client.from("items").select().snapshots()) {
             $0.refresh == .paused
         }
-        #expect(back.column("id").sorted() == ["a1", "a2", "a4"])
+        #expect(back.column("id").sorted() == ["a1", "a2", "a4"], "\(back)")
         #expect(back.hasPendingMutations)
         let pending = try await firstValue(of: client.pendingMutations(table: "items")) { _ in true }
         #expect(pending.flatMap(\.rowIDs) == ["a2"])
