@@ -30,7 +30,12 @@ fixtures=(
     "3 48a7bb6" # the last commit before version 4 (13a2659)
     "4 5e71f25" # the newest commit of version 4 when its fixture was made
     "5 e5cbb0a" # version 5 (counts kept with lists, issue 27): the commit that merged it
+    "6 25e00a1" # version 6 (each user's data apart, issue 30): the commit that made it
 )
+
+# The versions whose store keeps each user's lists apart: the generator writes the owner's lists
+# to the owner's cache there (`-DLISTS_BY_USER`).
+lists_by_user_from=6
 
 destination=Tests/OfflineEngineTests/Fixtures
 generator=scripts/store-fixtures/FixtureGenerator.swift
@@ -67,7 +72,9 @@ for fixture in "${fixtures[@]}"; do
     fi
     echo "== building the generator at $commit"
     cp "$generator" "$tree/Sources/FixtureGenerator/main.swift"
-    (cd "$tree" && swift build --product FixtureGenerator)
+    flags=()
+    if [ "$version" -ge "$lists_by_user_from" ]; then flags=(-Xswiftc -DLISTS_BY_USER); fi
+    (cd "$tree" && swift build --product FixtureGenerator "${flags[@]}")
     echo "== version $version at $commit"
     rm -f "$work/out/store-v$version".*
     layout=()

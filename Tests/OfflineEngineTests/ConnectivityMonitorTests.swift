@@ -51,9 +51,9 @@ struct ConnectivityMonitorTests {
         let monitor = ConnectivityMonitor()
         monitor.setAppAvailability(false)
         let (log, task) = reading(monitor.states())
-        _ = try await withTimeout { await log.values(atLeast: 1) }
+        _ = try await withTimeout { try await log.values(atLeast: 1) }
         monitor.setAppAvailability(true)
-        _ = try await withTimeout { await log.values(atLeast: 2) }
+        _ = try await withTimeout { try await log.values(atLeast: 2) }
         monitor.close()
         await task.value
         #expect(log.values == [.offline, .online])
@@ -73,9 +73,9 @@ struct ConnectivityMonitorTests {
     func manyReaders() async throws {
         let monitor = ConnectivityMonitor()
         let readers = [reading(monitor.states()), reading(monitor.states())]
-        for (log, _) in readers { _ = try await withTimeout { await log.values(atLeast: 1) } }
+        for (log, _) in readers { _ = try await withTimeout { try await log.values(atLeast: 1) } }
         monitor.disableNetwork()
-        for (log, _) in readers { _ = try await withTimeout { await log.values(atLeast: 2) } }
+        for (log, _) in readers { _ = try await withTimeout { try await log.values(atLeast: 2) } }
         monitor.close()
         for (log, task) in readers {
             await task.value

@@ -19,12 +19,12 @@ struct ManualClockTests {
         }
         try await withTimeout { await clock.sleepers(atLeast: 3) }
         clock.advance(by: .seconds(2))
-        let firstTwo = try await withTimeout { await woken.values(atLeast: 2) }
+        let firstTwo = try await withTimeout { try await woken.values(atLeast: 2) }
         #expect(Set(firstTwo) == ["early", "middle"])
         #expect(clock.sleeperCount == 1, "the late sleeper is not due")
         #expect(clock.now.offset == .seconds(2))
         clock.advance(by: .seconds(5))
-        _ = try await withTimeout { await woken.values(atLeast: 3) }
+        _ = try await withTimeout { try await woken.values(atLeast: 3) }
         #expect(clock.now.offset == .seconds(7))
         for task in tasks { try await task.value }
         #expect(clock.sleepLog == [.seconds(3), .seconds(1), .seconds(2)])
@@ -95,7 +95,7 @@ struct ManualClockTests {
         for round in 1...3 {
             try await withTimeout { await clock.sleepers(atLeast: 1) }
             clock.advance(by: .seconds(1))
-            _ = try await withTimeout { await seen.values(atLeast: round) }
+            _ = try await withTimeout { try await seen.values(atLeast: round) }
         }
         try await task.value
         #expect(seen.values == [.seconds(1), .seconds(2), .seconds(3)])

@@ -29,8 +29,10 @@ final class AsyncLog<Value: Sendable>: Sendable {
         for continuation in ready { continuation.resume() }
     }
 
-    /// Waits until the log holds at least `count` values (or the task is cancelled); returns them.
-    func values(atLeast count: Int) async -> [Value] {
+    /// Waits until the log holds at least `count` values; returns them. Throws
+    /// `CancellationError` when cancelled first: a caller waiting in a loop (for a value that
+    /// never comes, under a timeout) stops instead of spinning on a wait that returns at once.
+    func values(atLeast count: Int) async throws -> [Value] {
         let id = state.withLock { state in
             state.nextID += 1
             return state.nextID
@@ -52,7 +54,9 @@ final class AsyncLog<Value: Sendable>: Sendable {
             }
             waiter?.continuation.resume()
         }
-        return values
+        let held = values
+        if held.count < count { try Task.checkCancellation() }
+        return held
     }
 }
 
@@ -213,14 +217,14 @@ final class RefreshHarness: Sendable {
     /// Waits (with a timeout) until `count` attempts have started.
     func attempts(_ count: Int) async throws {
         let fetch = fetch
-        _ = try await withTimeout { await fetch.attempts.values(atLeast: count) }
+        _ = try await withTimeout { try await fetch.attempts.values(atLeast: count) }
     }
 
     /// Waits (with a timeout) until `count` states have been reported; returns them.
     @discardableResult
     func states(_ count: Int) async throws -> [RefreshState] {
         let states = states
-        return try await withTimeout { await states.values(atLeast: count) }
+        return try await withTimeout { try await states.values(atLeast: count) }
     }
 
     /// Waits (with a timeout) until the refresh sleeps on the clock.
@@ -251,7 +255,7 @@ struct RefreshHarnessTests {
     func timeoutGuardFails() async {
         let log = AsyncLog<Int>()
         await #expect(throws: TimedOut.self) {
-            _ = try await withTimeout(0.05) { await log.values(atLeast: 1) }
+            _ = try await withTimeout(0.05) { try await log.values(atLeast: 1) }
         }
     }
 
@@ -260,7 +264,7 @@ struct RefreshHarnessTests {
         let log = AsyncLog<Int>()
         log.append(1)
         log.append(2)
-        let values = try await withTimeout { await log.values(atLeast: 2) }
+        let values = try await withTimeout { try await log.values(atLeast: 2) }
         #expect(values == [1, 2])
     }
 }

@@ -44,7 +44,8 @@ struct StoreMigrationTests {
         _ = consume raw
 
         let store = try Store.open(.directory(folder))
-        let list = try #require(try await store.lists.list(key: "k"))
+        // The cache's owner's list: each user's are kept apart from version 6 on.
+        let list = try #require(try await store.lists(of: "user-1").list(key: "k"))
         #expect(JSONText.string(.array(list.rows.map(\.json))) == #"[{"id":9007199254740993,"price":1.50}]"#)
         #expect(list.isStale == false && list.mark == 0)
         let queued = try await store.queue.all()
@@ -125,7 +126,8 @@ struct StoreMigrationTests {
         _ = consume raw
 
         let store = try Store.open(.directory(folder))
-        let list = try #require(try await store.lists.list(key: "k"))
+        // The cache's owner's list: each user's are kept apart from version 6 on.
+        let list = try #require(try await store.lists(of: "user-1").list(key: "k"))
         #expect(JSONText.string(.array(list.rows.map(\.json))) == #"[{"id":9007199254740993,"price":1.50}]"#)
         #expect(list.isStale && list.mark == 7 && list.countBeyond == nil)
         #expect(list.expiresAt == Date(timeIntervalSince1970: 1_800_000_000))

@@ -99,7 +99,13 @@ func fill(_ folder: URL) async throws {
         AuthSession(
             accessToken: "token-user-1", refreshToken: "refresh-user-1", userID: Scenario.owner,
             expiresAt: Date(timeIntervalSince1970: 4_102_444_800)))
-    try await store.lists.save(Scenario.lists)
+    // From version 6 on, each user's lists are kept apart: the owner's go in the owner's cache
+    // (the script builds those versions with LISTS_BY_USER; older code has one cache).
+    #if LISTS_BY_USER
+        try await store.lists(of: Scenario.owner).save(Scenario.lists)
+    #else
+        try await store.lists.save(Scenario.lists)
+    #endif
     for write in try Scenario.writes() { try await store.queue.enqueue(write) }
     _ = try await store.replayLog.moveFromQueueAtNewTick([Scenario.id(1), Scenario.id(2)])
     try await store.rejected.add(

@@ -58,7 +58,9 @@ final class CacheKeeper: Sendable {
     /// space back to the file system; returns how many lists were removed.
     @discardableResult
     func evict(_ scope: EvictionScope, _ state: EngineState, compacting: Bool) async throws -> Int {
-        let removed = try await store.lists.evict(scope, compacting: compacting, keeping: keeping)
+        // A table's lists are the cache's now; a fit and `.all` reach every user's.
+        let lists = await state.lists
+        let removed = try await lists.evict(scope, compacting: compacting, keeping: keeping)
         if !removed.isEmpty { try await state.forgetEvicted(removed) }
         return removed.count
     }

@@ -31,7 +31,7 @@ public struct Configuration: Sendable {
     /// rows with ``RefreshState/refreshing`` and wait to fetch, and writes wait to learn their
     /// owner. What it returns settles the session as a call of your own would: a session signs
     /// that user in (``OfflineClient/signIn(_:)``, so a different user than the cache's owner
-    /// takes the cache over), `nil` signs out (``OfflineClient/signOut()``). If it throws (the
+    /// sees their own cache, or takes it over: see ``sharing``), `nil` signs out (``OfflineClient/signOut()``). If it throws (the
     /// keychain is locked, the token refresh found no network), the client falls back to the
     /// session it stored at the last sign-in, so an offline start keeps the user's cache and
     /// queued writes; with none stored it is signed out. A ``OfflineClient/signIn(_:)`` or
@@ -59,7 +59,7 @@ public struct Configuration: Sendable {
     /// ```
     ///
     /// The user is the token's `sub` claim. A token of another user than the request's signs
-    /// that user in (as ``OfflineClient/signIn(_:)``: they take the cache over), and the request,
+    /// that user in (as ``OfflineClient/signIn(_:)``: see ``sharing``), and the request,
     /// made for the user before, does not go: a write never leaves with another user's token.
     /// A token whose `exp` has passed is asked for once more, and so is a token the server
     /// refuses (`401`), the request then going again. `nil` or a throw means no token now: a
@@ -83,6 +83,9 @@ public struct Configuration: Sendable {
     /// The cache's byte budget (100 MB by default), its lists' time to live and, on Apple
     /// platforms, its files' protection class; see ``CachePolicy``.
     public var cache = CachePolicy()
+    /// Whose cache a signed-in user sees on a shared device: their own (``CacheSharing/perUser``,
+    /// the default) or the one the previous user left (``CacheSharing/handOver``).
+    public var sharing = CacheSharing.perUser
     /// The wall time: when lists are fetched and expire. Tests move it to cross a time to live
     /// between launches; within a run the ``clock`` times it.
     package var now: @Sendable () -> Date = { Date() }

@@ -138,6 +138,10 @@ final class Engine: Sendable {
         try await calls.underway { try await state.clearLocalData() }
     }
 
+    func clearLocalData(user: String) async throws {
+        try await calls.underway { try await state.clearLocalData(user: user) }
+    }
+
     func dismissRejected(_ id: UUID) async throws {
         try await calls.underway { try await state.rejected.dismiss(id) }
     }

@@ -229,10 +229,23 @@ public final class OfflineClient: Sendable {
         }
     }
 
-    /// Wipes cached lists, the queue, the replay log, rejected writes and the stored session.
-    /// Answers to requests that left before are refused.
+    /// Wipes cached lists, the queue, the replay log, rejected writes and the stored session:
+    /// every user's data. Answers to requests that left before are refused.
     public func clearLocalData() async throws {
         try await openedEngine().clearLocalData()
+    }
+
+    /// Wipes one user's data: the lists of their cache, their queued, replayed and rejected
+    /// writes, and their stored session; other users' caches and writes stay. A user signed in
+    /// now is signed out first, and answers to their requests that left before are refused.
+    /// Afterwards none of the user's values is readable in the store's files.
+    ///
+    /// ```swift
+    /// // A shared tablet: Ana leaves for good, Ben's cache stays.
+    /// try await client.clearLocalData(user: "ana-user-id")
+    /// ```
+    public func clearLocalData(user: String) async throws {
+        try await openedEngine().clearLocalData(user: user)
     }
 
     /// Ends the client: calls under way end as they would offline, streams being read finish,

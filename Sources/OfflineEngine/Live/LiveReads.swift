@@ -77,6 +77,11 @@ final class LiveReads: Sendable {
         state.withLock { Set($0.entries.keys) }
     }
 
+    /// The queries of the live reads held now: the lists a new cache owner's store must give them.
+    var queries: [QueryDescription] {
+        state.withLock { $0.entries.values.map(\.query) }
+    }
+
     /// The newest snapshot of the live read of `key` while it is being read, or `nil`.
     func latest(of key: String) async -> QuerySnapshot? {
         guard let snapshots = state.withLock({ $0.entries[key]?.snapshots }), snapshots.isRunning else {

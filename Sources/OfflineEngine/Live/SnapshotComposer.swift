@@ -60,7 +60,8 @@ struct SnapshotComposer: Sendable {
     mutating func compose(_ facts: TableFacts, _ latest: RefreshReport) -> ComposedSnapshot {
         // An UPDATE is queued while only some of the table's lists are held (they are being
         // read): the overlay could miss rows it moves in, so the last snapshot stands until then.
-        if !facts.listsComplete, facts.queuedUpdates > 0, var held = last {
+        // So it does while a new cache's lists are read: no snapshot shows the list missing.
+        if facts.awaitingLists || (!facts.listsComplete && facts.queuedUpdates > 0), var held = last {
             held.rows = .unchanged
             held.fetchAgain = false
             return held

@@ -15,6 +15,28 @@ struct CacheOwnership: Sendable {
     /// How many clears have begun; a ticket taken before the latest is void. Moved before any
     /// `await` of the clear, unlike `clearedAt`, which needs the store's tick.
     var clearEpoch = 0
+    /// How many changes of owner have begun: only the latest sets `ownerChangedAt` once its tick
+    /// is known (it reads `.max` until then).
+    var ownerChanges = 0
+    /// Moves each time the lists held in memory stop being the cache's (a change of owner, a
+    /// clear): a read of the store's lists begun before is read again.
+    var listsGeneration = 0
+
+    /// The `user` of the store's lists that are the cache now.
+    var partition: String { Store.partition(of: owner) }
+
+    /// Begins a change of owner: every answer is refused until its tick is known. Returns the
+    /// change's number, for ``endOwnerChange(_:at:)``.
+    mutating func beginOwnerChange() -> Int {
+        ownerChanges += 1
+        ownerChangedAt = .max
+        return ownerChanges
+    }
+
+    /// Ends change `number` at `tick`, unless a later change began meanwhile.
+    mutating func endOwnerChange(_ number: Int, at tick: Int64) {
+        if number == ownerChanges { ownerChangedAt = tick }
+    }
 
     /// The user whose queued writes are laid over the lists: the signed-in user, or while the
     /// stored session is read back, the cache's owner (whose session it most likely is).
@@ -28,6 +50,7 @@ struct CacheOwnership: Sendable {
         clearEpoch += 1
         clearedAt = .max
         owner = nil
+        listsGeneration += 1
     }
 
     // MARK: Answers

@@ -29,6 +29,13 @@ extension EngineState {
             return FetchAnswer(.emptyButUntrusted)
         }
         try await loadLists(of: table)
+        // Again with no await before the save is handed to the store: a clear or a change of
+        // owner (or a change from the feed) since is refused, and the rows go to the cache they
+        // were fetched for.
+        if let refusal = ownership.refusal(ofAnswerAt: upTo, mark: marks.current(of: table)) {
+            return FetchAnswer(refusal)
+        }
+        let (lists, retiring) = (self.lists, self.retiring)
         let fetchedAt = cache.now()
         let expiresAt = expiry(of: query, fetchedAt: fetchedAt)
         let countBeyond = count.map { $0 - rows.count }
@@ -38,7 +45,7 @@ extension EngineState {
                 fetchedAt: fetchedAt, mark: tick, isStale: false, expiresAt: expiresAt,
                 countBeyond: countBeyond)
         }
-        try await store.lists.save(stored(rows))
+        try await lists.save(stored(rows))
         cache.wrote()
         // The store's await let other events run: a clear, a new owner or a write since then
         // wins; changes from the feed are laid over the rows, which are saved again after they
@@ -53,10 +60,11 @@ extension EngineState {
         let (serial, retiredThrough) = tables.writeAnswer(
             rows, query: query, tick: tick, fetchedAt: fetchedAt, expiresAt: expiresAt,
             countBeyond: countBeyond,
-            answering: answering, owner: overlayOwner)
-        if let savedRows { try await store.lists.save(stored(savedRows)) }
+            answering: answering, owner: overlayOwner, retiring: retiring)
+        if let savedRows { try await lists.save(stored(savedRows)) }
         if let through = retiredThrough {
-            try await store.replayLog.retire(table: table.table, schema: table.schema, through: through)
+            try await store.replayLog.retire(
+                table: table.table, schema: table.schema, through: through, of: retiring)
         }
         return FetchAnswer(.applied, answer: serial)
     }
@@ -74,8 +82,14 @@ extension EngineState {
 
     /// ``loadLists(of:for:)`` for the table alone.
     private func loadOwnLists(of table: TableID, for key: String? = nil) async throws {
-        guard let load = tables.listsToLoad(table, for: key) else { return }
-        var read = try await TableRead.read(load, of: table, from: store)
+        var read: TableRead
+        // Read again when the cache changed hands (or was cleared) while the store read it.
+        repeat {
+            guard let load = tables.listsToLoad(table, for: key) else { return }
+            let generation = ownership.listsGeneration
+            read = try await TableRead.read(load, of: table, lists: lists, from: store)
+            if generation == ownership.listsGeneration { break }
+        } while true
         // A list whose time to live ended while the app was away must be fetched again.
         let now = cache.now()
         for index in read.lists.indices where read.lists[index].expiresAt.map({ $0 <= now }) == true {
@@ -108,7 +122,7 @@ extension EngineState {
             tick: tick, owner: overlayOwner)
         liveReads.markStale(keys: stale, reason: .write)
         if !changed.isEmpty {
-            try await store.lists.save(changed)
+            try await lists.save(changed)
             cache.wrote()
         }
     }

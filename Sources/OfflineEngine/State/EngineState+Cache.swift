@@ -5,8 +5,10 @@ extension EngineState {
     /// `Tables.forget(_:keeping:owner:)`); a list a read began to show meanwhile is saved again.
     func forgetEvicted(_ evicted: [EvictedList]) async throws {
         let reading = liveReads.keys.union(listsInUse.keys)
-        let saveAgain = tables.forget(evicted, keeping: reading, owner: overlayOwner)
-        if !saveAgain.isEmpty { try await store.lists.save(saveAgain) }
+        // Only the lists of the cache now are held; other users' were evicted from the store alone.
+        let held = evicted.filter { $0.user == ownership.partition }
+        let saveAgain = tables.forget(held, keeping: reading, owner: overlayOwner)
+        if !saveAgain.isEmpty { try await lists.save(saveAgain) }
     }
 
     /// The time to live of the list of `query` written by answer `serial` has passed on the

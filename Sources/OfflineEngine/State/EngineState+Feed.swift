@@ -12,7 +12,7 @@ extension EngineState {
         let (changed, stale) = tables.land(landing, tick: tick, owner: overlayOwner)
         liveReads.markStale(keys: stale, reason: .write)
         if !changed.isEmpty {
-            try await store.lists.save(changed)
+            try await lists.save(changed)
             cache.wrote()
         }
     }

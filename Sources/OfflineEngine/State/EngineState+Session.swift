@@ -4,24 +4,29 @@ extension EngineState {
     /// Ends the restore with the session read back, unless the app signed in or out meanwhile
     /// (its word wins); `nil`: a restore that could not finish, the session stands as it is and
     /// nothing may wait for it forever.
-    func endRestore(_ restored: SessionState?) {
+    func endRestore(_ restored: SessionState?) async {
         guard !closed else { return }
         if let restored {
             guard session.value == .restoring else { return }
             session.send(restored)
+            // Under a cache per user, the restored session's cache is shown (a signed-out one,
+            // the signed-out cache). A store that fails here leaves answers refused, as a clear's.
+            if sharing == .perUser, ownership.owner != restored.userID {
+                try? await changeOwner(to: restored.userID)
+            }
         }
         settled()
     }
 
-    /// Takes a session from the app. A different user than the cache's owner takes the cache
-    /// over: every list is marked stale and fetched again with the new token, and answers to
-    /// requests that left before are not written. Owner-less queued writes become this user's.
+    /// Takes a session from the app. A different user than the cache's owner changes the cache
+    /// (``changeOwner(to:)``): answers to requests that left before are not written. Owner-less
+    /// queued writes become this user's.
     func signIn(_ newSession: AuthSession) async throws {
         // Before any await: a request built from now on carries the new token, and one built
         // before read its tick before the new owner's tick below.
         session.send(.signedIn(newSession))
         if ownership.owner != newSession.userID {
-            try await passCache(to: newSession.userID)
+            try await changeOwner(to: newSession.userID)
         }
         try await store.account.setSession(newSession)
         if try await store.queue.claimUnownedWrites(for: newSession.userID) > 0 {
@@ -74,29 +79,64 @@ extension EngineState {
         session.send(.waitingForToken(current))
     }
 
-    /// Forgets the session. The cache keeps its owner; the next user to sign in takes it over.
+    /// Forgets the session. Under ``CacheSharing/perUser`` the signed-out cache is shown and the
+    /// user's own waits for them; under ``CacheSharing/handOver`` the cache keeps its owner and
+    /// the next user to sign in takes it over.
     func signOut() async throws {
         session.send(.signedOut)
+        if sharing == .perUser, ownership.owner != nil {
+            try await changeOwner(to: nil)
+        }
         try await store.account.setSession(nil)
         settled()
     }
 
     /// Tells everything that depends on the session that it settled.
-    private func settled() {
+    func settled() {
         publishOwner()
         signals.sessionChanged()
     }
 
-    /// Passes the cache to a new owner: answers already under way are not written, and every
-    /// cached list is marked stale so its live readers fetch again.
-    private func passCache(to owner: String?) async throws {
-        ownership.ownerChangedAt = try await marks.nextTick()
-        _ = try await store.lists.markAllStale()
-        try await store.account.setOwner(owner)
-        ownership.owner = owner
-        // Until fetched with the new owner's token, the rows are the previous owner's cache.
-        tables.passToNewOwner(owner: overlayOwner)
+    /// Changes whose cache is shown: answers already under way are not written, and every live
+    /// read fetches again. Under ``CacheSharing/perUser`` the lists held are dropped and the new
+    /// owner's own are read from the store; under ``CacheSharing/handOver`` the cache passes to
+    /// the new owner, every list marked stale. All of it changes in memory before the first
+    /// `await`, so no facts ever lay one user's lists under another's session.
+    private func changeOwner(to owner: String?) async throws {
+        let change = ownership.beginOwnerChange()
+        switch sharing {
+        case .perUser:
+            ownership.owner = owner
+            ownership.listsGeneration += 1
+            tables.unloadLists(owner: overlayOwner)
+        case .handOver:
+            // Until fetched with the new owner's token, the rows are the previous owner's cache.
+            tables.passToNewOwner(owner: overlayOwner)
+        }
         liveReads.markStale(table: nil, reason: .newOwner)
+        if sharing == .perUser { await loadListsOfLiveReads() }
+        let tick = try await marks.nextTick()
+        ownership.endOwnerChange(change, at: tick)
+        if sharing == .handOver {
+            // The store moves the lists in call order: a read of the lists handed to the store
+            // before this reads them again, from the new owner's cache.
+            let handed = lists
+            ownership.owner = owner
+            ownership.listsGeneration += 1
+            _ = try await handed.handOver(to: ownership.partition)
+        }
+        try await store.account.setOwner(ownership.owner)
+    }
+
+    /// Reads the lists of the live reads held now from the cache shown now, after the lists in
+    /// memory were dropped (their snapshots wait meanwhile): a read kept open through a change of
+    /// cache would otherwise wait for lists that only a read starting again loads. A list the
+    /// store cannot give stays missing, as for a read that starts now.
+    func loadListsOfLiveReads() async {
+        for query in liveReads.queries {
+            try? await loadLists(of: TableID(query), for: query.canonicalKey)
+        }
+        tables.endAwaitingLists(owner: overlayOwner)
     }
 
     /// Wipes cached lists, the queue, the replay log, rejected writes and the stored session, and

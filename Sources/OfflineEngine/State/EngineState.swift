@@ -10,6 +10,8 @@ actor EngineState {
     nonisolated let store: Store
     let primaryKeys: PrimaryKeys
     let responseTrust: ResponseTrust
+    /// Whether each user has a cache of their own, or one is handed over.
+    let sharing: CacheSharing
     nonisolated let connectivity: ConnectivityMonitor
     /// The running live reads, whose refreshes this state marks stale.
     nonisolated let liveReads: LiveReads
@@ -51,6 +53,7 @@ actor EngineState {
             }
         }
         responseTrust = configuration.responseTrust
+        sharing = configuration.sharing
         self.connectivity = connectivity
         self.liveReads = liveReads
         marks = ChangeMarks(store: store)
@@ -74,6 +77,13 @@ actor EngineState {
         publishQueue()
         publishOwner()
     }
+
+    /// The cached lists of the cache now, in the store.
+    var lists: ListTable { store.lists(of: ownership.partition) }
+
+    /// The replayed writes an answer to a list of the cache now may retire: under
+    /// ``CacheSharing/perUser`` those of the cache's owner alone, whose lists these are.
+    var retiring: WriteOwners { sharing == .perUser ? .only(ownership.owner) : .everyone }
 
     /// The user whose queued writes are laid over the lists (see ``CacheOwnership``).
     var overlayOwner: String? { ownership.overlayOwner(session.value) }

@@ -45,6 +45,11 @@ struct RejectedWrites: Sendable {
         facts.update { $0.all = [] }
     }
 
+    /// Forgets the rejected writes of `user`, as the store's clear of their data did.
+    func wipe(user: String) {
+        facts.update { $0.all.removeAll { $0.ownerID == user } }
+    }
+
     /// Ends the stream.
     func finish() {
         facts.finish()

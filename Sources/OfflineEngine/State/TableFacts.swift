@@ -29,6 +29,9 @@ struct TableFacts: Sendable {
     /// Whether every cached list of the table is held; a live read's first facts may hold only
     /// its own list (see `Tables.listsToLoad(_:for:)`).
     var listsComplete = false
+    /// Whether the cache changed hands and the lists its live reads need are still being read
+    /// from the new one: the lists held are none of the old cache's, and not yet the new one's.
+    var awaitingLists = false
     /// How many queued writes are UPDATEs: with lists missing, the overlay waits for them.
     var queuedUpdates = 0
     /// The cached lists of the tables this one declares foreign keys to, by table name, as they

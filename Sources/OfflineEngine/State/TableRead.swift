@@ -14,20 +14,22 @@ struct TableRead: Sendable {
     /// Whether `lists` are all the table's cached lists.
     var complete: Bool
 
-    /// Reads what `load` names. A replay log that holds an UPDATE makes it read every list: the
-    /// overlay may need their rows.
-    static func read(_ load: ListLoad, of table: TableID, from store: Store) async throws -> TableRead {
+    /// Reads what `load` names, the lists from `lists` (one user's cache). A replay log that holds
+    /// an UPDATE makes it read every list: the overlay may need their rows.
+    static func read(_ load: ListLoad, of table: TableID, lists: ListTable, from store: Store) async throws
+        -> TableRead
+    {
         switch load {
         case .all:
-            let lists = try await store.lists.all(table: table.table, schema: table.schema)
+            let lists = try await lists.all(table: table.table, schema: table.schema)
             return TableRead(lists: lists, replayed: try await replayLog(of: table, store), complete: true)
         case .one(let key, let withReplayLog):
             let replayed = withReplayLog ? try await replayLog(of: table, store) : nil
             if replayed?.contains(where: { $0.mutation.operation == .update }) == true {
-                let lists = try await store.lists.all(table: table.table, schema: table.schema)
+                let lists = try await lists.all(table: table.table, schema: table.schema)
                 return TableRead(lists: lists, replayed: replayed, complete: true)
             }
-            let list = try await store.lists.list(key: key)
+            let list = try await lists.list(key: key)
             return TableRead(lists: list.map { [$0] } ?? [], replayed: replayed, complete: false)
         }
     }

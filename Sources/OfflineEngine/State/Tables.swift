@@ -13,6 +13,9 @@ struct Tables: Sendable {
     private var appended: Set<TableID> = []
     /// Per table, the tables it declares foreign keys to (``TableFacts/related``).
     var relatedTables: [TableID: [TableID]] = [:]
+    /// Whether the lists in memory were dropped for a new cache whose lists the live reads need
+    /// are still being read (``TableFacts/awaitingLists``).
+    private(set) var awaitingLists = false
 
     subscript(table: TableID) -> TableState? { byID[table] }
 
@@ -46,6 +49,7 @@ struct Tables: Sendable {
         facts.version = state.version
         facts.answers = answerSerial
         facts.listsComplete = state.loaded
+        facts.awaitingLists = awaitingLists
         facts.queuedUpdates = state.queuedUpdates
         for other in relatedTables[table] ?? [] {
             facts.related[other.table] = byID[other]?.lists.values.map(\.list) ?? []
@@ -181,7 +185,7 @@ struct Tables: Sendable {
     /// tick through which the store must retire replayed writes too (`nil`: none retire).
     mutating func writeAnswer(
         _ rows: [Row], query: QueryDescription, tick: Int64, fetchedAt: Date, expiresAt: Date? = nil,
-        countBeyond: Int? = nil, answering: String?, owner: String?
+        countBeyond: Int? = nil, answering: String?, owner: String?, retiring: WriteOwners = .everyone
     ) -> (serial: Int, retiredThrough: Int64?) {
         answerSerial += 1
         let table = TableID(query)
@@ -190,19 +194,24 @@ struct Tables: Sendable {
             isStale: false, answer: AnswerStamp(serial: answerSerial, refreshOf: answering),
             expiresAt: expiresAt, countBeyond: countBeyond)
         // One facts value: the new list, and the replayed writes it retired.
-        let retired = retireReplayed(of: table, owner: owner)
+        let retired = retireReplayed(of: table, owner: owner, retiring: retiring)
         if retired == nil { changed(table, owner: owner) }
         return (answerSerial, retired)
     }
 
-    /// Drops replayed writes every cached list of the table was fetched after; returns the
-    /// tick through which the store drops them too, or `nil` when none retire.
-    mutating func retireReplayed(of table: TableID, owner: String?) -> Int64? {
+    /// Drops the replayed writes of `retiring` every cached list of the table was fetched after
+    /// (the lists held are the cache of those writes' owner: another user's writes wait for
+    /// their own lists); returns the tick through which the store drops them too, or `nil` when
+    /// none retire.
+    mutating func retireReplayed(of table: TableID, owner: String?, retiring: WriteOwners = .everyone)
+        -> Int64?
+    {
         guard let state = byID[table], !state.replayed.isEmpty else { return nil }
         // With no cached list the entries stay: a live read with nothing cached yet shows them.
         let ticks = state.lists.values.map(\.list.fetchTick)
         guard let oldest = ticks.min() else { return nil }
-        let kept = ReplayLog.remaining(state.replayed, listFetchTicks: ticks)
+        let kept = ReplayLog.capped(
+            state.replayed.filter { !retiring.include($0.mutation.ownerID) || $0.tick > oldest })
         guard kept.count != state.replayed.count else { return nil }
         byID[table]?.replayed = kept
         changed(table, owner: owner)
@@ -248,6 +257,39 @@ struct Tables: Sendable {
                 byID[table]?.lists[key]?.isStale = true
                 byID[table]?.lists[key]?.answer = nil
             }
+            changed(table, owner: owner)
+        }
+    }
+
+    /// Forgets every table's cached lists (the cache changed hands), keeping queued and replayed
+    /// writes; lists are loaded again from the store, from the new cache, when next asked for.
+    mutating func unloadLists(owner: String?) {
+        awaitingLists = true
+        for table in byID.keys {
+            byID[table]?.lists = [:]
+            byID[table]?.loaded = false
+            changed(table, owner: owner)
+        }
+    }
+
+    /// Ends ``unloadLists(owner:)``'s wait: the live reads' lists were read from the new cache
+    /// (or could not be), and their snapshots follow the facts again.
+    mutating func endAwaitingLists(owner: String?) {
+        guard awaitingLists else { return }
+        awaitingLists = false
+        changedAll(owner: owner)
+    }
+
+    /// Forgets the queued and replayed writes of `user` (their data was cleared), sending each
+    /// touched table's facts once.
+    mutating func forgetWrites(of user: String, owner: String?) {
+        for table in byID.keys {
+            guard let state = byID[table] else { continue }
+            let queued = state.queued.writes.filter { $0.ownerID == user }
+            let replayed = state.replayed.filter { $0.mutation.ownerID != user }
+            guard !queued.isEmpty || replayed.count != state.replayed.count else { continue }
+            byID[table]?.replayed = replayed
+            remove(queued, owner: owner)
             changed(table, owner: owner)
         }
     }

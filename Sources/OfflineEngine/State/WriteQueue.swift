@@ -126,6 +126,12 @@ struct WriteQueue: Sendable {
         counts[owner] = count > 0 ? count : nil
     }
 
+    /// Takes every write of `user` out of the queue (their data was cleared); returns them.
+    mutating func removeAll(ownedBy user: String) -> [Mutation] {
+        let owned = all.filter { $0.mutation.ownerID == user }
+        return owned.compactMap { remove($0.mutation.id)?.mutation }
+    }
+
     /// Empties the queue.
     mutating func removeAll() {
         self = WriteQueue()

@@ -11,19 +11,19 @@ package struct AcceptedTable: Sendable {
     /// How many accepted ids are kept.
     static let limit = 10_000
 
-    /// Records `ids` as accepted now, with the rows the server sent back for some, and forgets
-    /// the oldest past ``limit``. Runs inside a job.
-    static func record(_ ids: Set<UUID>, returned: [UUID: [Row]], _ connection: SQLiteConnection)
+    /// Records the writes of `owners` (by id) as accepted now, with the rows the server sent back
+    /// for some, and forgets the oldest past ``limit``. Runs inside a job.
+    static func record(_ owners: [UUID: String?], returned: [UUID: [Row]], _ connection: SQLiteConnection)
         throws(StoreError)
     {
-        guard !ids.isEmpty else { return }
+        guard !owners.isEmpty else { return }
         let now = Date().timeIntervalSince1970
-        for id in ids {
+        for (id, owner) in owners {
             let rows = returned[id].map { JSONText.data(.array($0.map(\.json))) }
             try connection.run(
-                "INSERT OR REPLACE INTO accepted (id, accepted_at, rows) VALUES (?, ?, ?)",
+                "INSERT OR REPLACE INTO accepted (id, accepted_at, rows, owner) VALUES (?, ?, ?, ?)",
                 .text(Store.idKey(id)),
-                .real(now), rows.map(SQLiteValue.blob) ?? .null)
+                .real(now), rows.map(SQLiteValue.blob) ?? .null, .optional(owner))
         }
         try connection.run(
             "DELETE FROM accepted WHERE seq <= (SELECT MAX(seq) FROM accepted) - ?", .integer(Int64(limit)))

@@ -4,15 +4,17 @@ import Foundation
 package enum EvictionScope: Sendable, Hashable {
     /// Expired lists, then the least recently read, until the lists' bytes are at most `bytes`.
     case fit(bytes: Int, now: Date)
-    /// Every list of one table.
+    /// Every list of one table, in the cache the eviction's ``ListTable`` names.
     case table(schema: String?, table: String)
-    /// Every list.
+    /// Every list, every user's.
     case all
 }
 
 /// A cached list an eviction removed.
 package struct EvictedList: Sendable, Hashable {
     package var key: String
+    /// Whose cache it was in (``Store/partition(of:)``).
+    package var user: String
     package var schema: String?
     package var table: String
     /// The fetch tick the removed list was saved with (a list saved again since has another).
@@ -20,7 +22,8 @@ package struct EvictedList: Sendable, Hashable {
 }
 
 extension ListTable {
-    /// Removes the lists `scope` names, in one store transaction, except pinned ones: the lists of a
+    /// Removes the lists `scope` names (every user's lists count in a `fit`), in one store
+    /// transaction, except pinned ones: the lists of a
     /// table with a queued write or a write in the replay log (the overlay lays them over those
     /// lists), and the lists whose keys `keeping` returns (asked inside the transaction, so a
     /// live read that started before the removal is seen). Returns what was removed; the
@@ -41,7 +44,7 @@ extension ListTable {
         // each list's row goes before its usage row, so a usage row left behind is counted and
         // removed by the next pass, never a list left uncounted.
         try await store.perform(writes: true, vacuum: compacting) {
-            [store] connection throws(StoreError) in
+            [store, user] connection throws(StoreError) in
             let pinned = try Self.pinnedTables(connection)
             let kept = keeping()
             let removable = { (list: ListCandidate) in
@@ -51,7 +54,7 @@ extension ListTable {
             switch scope {
             case .table(let schema, let table):
                 removed = try Self.candidates(
-                    connection, where: "schema_name = ? AND table_name = ?",
+                    connection, where: "user = ? AND schema_name = ? AND table_name = ?", .text(user),
                     .text(Store.schemaKey(schema)), .text(table)
                 ).filter(removable)
             case .all:
@@ -64,22 +67,22 @@ extension ListTable {
                 let total = try Self.totalBytes(connection)
                 var over = total - removed.reduce(0) { $0 + $1.bytes } - budget
                 var after: Int64 = .min
-                let expired = Set(removed.map(\.evicted.key))
+                let expired = Set(removed.map(\.evicted))
                 while over > 0 {
                     let page = try Self.candidates(
                         connection, where: "read_seq > ? ORDER BY read_seq LIMIT 256", .integer(after))
                     guard let last = page.last else { break }
                     after = last.readSeq
-                    for list in page where over > 0 && removable(list) && !expired.contains(list.evicted.key)
-                    {
+                    for list in page where over > 0 && removable(list) && !expired.contains(list.evicted) {
                         removed.append(list)
                         over -= list.bytes
                     }
                 }
             }
             for list in removed {
-                try connection.run("DELETE FROM lists WHERE key = ?", .text(list.evicted.key))
-                try connection.run("DELETE FROM list_usage WHERE key = ?", .text(list.evicted.key))
+                let (owner, key) = (SQLiteValue.text(list.evicted.user), SQLiteValue.text(list.evicted.key))
+                try connection.run("DELETE FROM lists WHERE user = ? AND key = ?", owner, key)
+                try connection.run("DELETE FROM list_usage WHERE user = ? AND key = ?", owner, key)
             }
             store.listBytes.set(try Self.totalBytes(connection))
             if compacting, try connection.query("PRAGMA auto_vacuum", row: { $0.integer(0) }) == [2] {
@@ -96,7 +99,7 @@ extension ListTable {
         }
     }
 
-    /// Counts the lists of `keys` as read now, in that order (the last is the most recent),
+    /// Counts the lists of `keys` (in every user's cache) as read now, in that order (the last is the most recent),
     /// without waiting for the store: the order only decides which lists an eviction removes
     /// first, so a failure here loses nothing.
     package func noteRead(_ keys: [String]) {
@@ -132,14 +135,15 @@ extension ListTable {
         _ connection: SQLiteConnection, where condition: String, _ values: SQLiteValue...
     ) throws(StoreError) -> [ListCandidate] {
         try connection.query(
-            "SELECT key, schema_name, table_name, bytes, read_seq, mark FROM list_usage WHERE \(condition)",
+            "SELECT key, schema_name, table_name, bytes, read_seq, mark, user FROM list_usage WHERE \(condition)",
             values
         ) { row in
             let schema = row.text(1).flatMap { $0.isEmpty ? nil : $0 }
             let table = row.text(2) ?? ""
             return ListCandidate(
                 evicted: EvictedList(
-                    key: row.text(0) ?? "", schema: schema, table: table, mark: row.integer(5)),
+                    key: row.text(0) ?? "", user: row.text(6) ?? "", schema: schema, table: table,
+                    mark: row.integer(5)),
                 table: TableID(schema: schema, table: table), bytes: Int(row.integer(3)),
                 readSeq: row.integer(4))
         }
@@ -158,7 +162,7 @@ extension ListTable {
         return Set(tables)
     }
 
-    private static func totalBytes(_ connection: SQLiteConnection) throws(StoreError) -> Int {
+    static func totalBytes(_ connection: SQLiteConnection) throws(StoreError) -> Int {
         Int(
             try connection.query("SELECT COALESCE(SUM(bytes), 0) FROM list_usage") { row in row.integer(0) }
                 .first ?? 0)

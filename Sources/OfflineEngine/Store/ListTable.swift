@@ -1,10 +1,14 @@
 import Foundation
 
-/// The cached lists of the store: one row per query key, with its rows, fetch time, change mark and stale flag.
+/// The cached lists of one user's cache: one row per query key, with its rows, fetch time, change
+/// mark and stale flag.
 ///
-/// A view of an open `Store` (`store.lists`); its calls join the store's writer in call order.
+/// A view of an open `Store` (`store.lists(of:)`, `store.lists` for the signed-out cache); its calls
+/// join the store's writer in call order. Every user's lists share the store's budget.
 package struct ListTable: Sendable {
     let store: Store
+    /// Whose cache this view reads and writes (``Store/partition(of:)``).
+    package let user: String
 
     /// Saves a fetched list (replacing the one with the same key) in one transaction.
     nonisolated(nonsending) package func save(_ list: StoredList) async throws(StoreError) {
@@ -16,29 +20,30 @@ package struct ListTable: Sendable {
     /// store's ``Store/listBytes`` moves by the change in size.
     nonisolated(nonsending) package func save(_ lists: [StoredList]) async throws(StoreError) {
         let encoded = lists.map { list in (list, JSONText.data(.array(list.rows.map(\.json)))) }
-        try await store.perform(writes: true, atomic: true) { [store] connection throws(StoreError) in
+        try await store.perform(writes: true, atomic: true) { [store, user] connection throws(StoreError) in
             var change = 0
             for (list, rows) in encoded {
                 let bytes = Self.size(key: list.key, rows: rows)
                 let before = try connection.query(
-                    "SELECT bytes FROM list_usage WHERE key = ?", .text(list.key)
+                    "SELECT bytes FROM list_usage WHERE user = ? AND key = ?", .text(user), .text(list.key)
                 ) { row in Int(row.integer(0)) }
                 try connection.run(
                     """
                     INSERT OR REPLACE INTO lists
-                        (key, schema_name, table_name, rows, fetched_at, mark, stale, count_beyond)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        (user, key, schema_name, table_name, rows, fetched_at, mark, stale, count_beyond)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                    .text(list.key), .text(Store.schemaKey(list.schema)), .text(list.table), .blob(rows),
+                    .text(user), .text(list.key), .text(Store.schemaKey(list.schema)), .text(list.table),
+                    .blob(rows),
                     .real(list.fetchedAt.timeIntervalSince1970), .integer(list.mark),
                     .integer(list.isStale ? 1 : 0), list.countBeyond.map { .integer(Int64($0)) } ?? .null)
                 try connection.run(
                     """
                     INSERT OR REPLACE INTO list_usage
-                        (key, schema_name, table_name, bytes, read_seq, expires_at, mark)
-                    VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(read_seq), 0) + 1 FROM list_usage), ?, ?)
+                        (user, key, schema_name, table_name, bytes, read_seq, expires_at, mark)
+                    VALUES (?, ?, ?, ?, ?, (SELECT COALESCE(MAX(read_seq), 0) + 1 FROM list_usage), ?, ?)
                     """,
-                    .text(list.key), .text(Store.schemaKey(list.schema)), .text(list.table),
+                    .text(user), .text(list.key), .text(Store.schemaKey(list.schema)), .text(list.table),
                     .integer(Int64(bytes)), list.expiresAt.map { .real($0.timeIntervalSince1970) } ?? .null,
                     .integer(list.mark))
                 change += bytes - (before.first ?? 0)
@@ -52,10 +57,10 @@ package struct ListTable: Sendable {
 
     /// The cached list for a query key, or `nil` when none was saved.
     nonisolated(nonsending) package func list(key: String) async throws(StoreError) -> StoredList? {
-        let records = try await store.perform(writes: false) { connection throws(StoreError) in
+        let records = try await store.perform(writes: false) { [user] connection throws(StoreError) in
             try connection.query(
-                "SELECT \(Self.listColumns) FROM \(Self.listsWithUsage) WHERE lists.key = ?", .text(key),
-                row: Self.listRecord)
+                "SELECT \(Self.listColumns) FROM \(Self.listsWithUsage) WHERE lists.user = ? AND lists.key = ?",
+                .text(user), .text(key), row: Self.listRecord)
         }
         return try records.first.map(Self.storedList)
     }
@@ -64,13 +69,13 @@ package struct ListTable: Sendable {
     nonisolated(nonsending) package func all(table: String, schema: String? = nil) async throws(StoreError)
         -> [StoredList]
     {
-        let records = try await store.perform(writes: false) { connection throws(StoreError) in
+        let records = try await store.perform(writes: false) { [user] connection throws(StoreError) in
             try connection.query(
                 """
                 SELECT \(Self.listColumns) FROM \(Self.listsWithUsage)
-                WHERE lists.schema_name = ? AND lists.table_name = ? ORDER BY lists.key
+                WHERE lists.user = ? AND lists.schema_name = ? AND lists.table_name = ? ORDER BY lists.key
                 """,
-                .text(Store.schemaKey(schema)), .text(table), row: Self.listRecord)
+                .text(user), .text(Store.schemaKey(schema)), .text(table), row: Self.listRecord)
         }
         var lists: [StoredList] = []
         for record in records { lists.append(try Self.storedList(record)) }
@@ -83,31 +88,49 @@ package struct ListTable: Sendable {
         async throws(StoreError)
         -> Int
     {
-        try await store.perform(writes: true) { connection throws(StoreError) in
+        try await store.perform(writes: true) { [user] connection throws(StoreError) in
             try connection.run(
-                "UPDATE lists SET stale = 1 WHERE schema_name = ? AND table_name = ?",
-                .text(Store.schemaKey(schema)), .text(table))
+                "UPDATE lists SET stale = 1 WHERE user = ? AND schema_name = ? AND table_name = ?",
+                .text(user), .text(Store.schemaKey(schema)), .text(table))
             return connection.changes
         }
     }
 
-    /// Marks every cached list stale, for example when another user takes over the cache.
+    /// Marks every cached list of this cache stale, for example when another user takes over the
+    /// cache.
     @discardableResult
     nonisolated(nonsending) package func markAllStale() async throws(StoreError) -> Int {
-        try await store.perform(writes: true) { connection throws(StoreError) in
-            try connection.run("UPDATE lists SET stale = 1")
+        try await store.perform(writes: true) { [user] connection throws(StoreError) in
+            try connection.run("UPDATE lists SET stale = 1 WHERE user = ?", .text(user))
             return connection.changes
+        }
+    }
+
+    /// Hands this cache's lists, marked stale, to `newUser`, whose own lists they replace (the
+    /// hand-over of ``CacheSharing/handOver``). Returns how many lists moved.
+    @discardableResult
+    nonisolated(nonsending) package func handOver(to newUser: String) async throws(StoreError) -> Int {
+        try await store.perform(writes: true, atomic: true) { [store, user] connection throws(StoreError) in
+            try connection.run("UPDATE lists SET stale = 1 WHERE user = ?", .text(user))
+            guard newUser != user else { return connection.changes }
+            for table in ["lists", "list_usage"] {
+                try connection.run("DELETE FROM \(table) WHERE user = ?", .text(newUser))
+                try connection.run("UPDATE \(table) SET user = ? WHERE user = ?", .text(newUser), .text(user))
+            }
+            let moved = connection.changes
+            store.listBytes.set(try ListTable.totalBytes(connection))
+            return moved
         }
     }
 
     /// Forgets a cached list. Returns `false` when there was none.
     @discardableResult
     nonisolated(nonsending) package func remove(key: String) async throws(StoreError) -> Bool {
-        try await store.perform(writes: true) { [store] connection throws(StoreError) in
-            try connection.run("DELETE FROM lists WHERE key = ?", .text(key))
+        try await store.perform(writes: true) { [store, user] connection throws(StoreError) in
+            try connection.run("DELETE FROM lists WHERE user = ? AND key = ?", .text(user), .text(key))
             let removed = connection.changes > 0
             let freed = try connection.query(
-                "DELETE FROM list_usage WHERE key = ? RETURNING bytes", .text(key)
+                "DELETE FROM list_usage WHERE user = ? AND key = ? RETURNING bytes", .text(user), .text(key)
             ) {
                 row in Int(row.integer(0))
             }
@@ -120,7 +143,8 @@ package struct ListTable: Sendable {
         lists.key, lists.schema_name, lists.table_name, lists.rows, lists.fetched_at, lists.mark, lists.stale,
         list_usage.expires_at, lists.count_beyond
         """
-    private static let listsWithUsage = "lists LEFT JOIN list_usage ON list_usage.key = lists.key"
+    private static let listsWithUsage =
+        "lists LEFT JOIN list_usage ON list_usage.user = lists.user AND list_usage.key = lists.key"
 
     private struct ListRecord: Sendable {
         var key: String

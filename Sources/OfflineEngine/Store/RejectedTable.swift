@@ -16,24 +16,23 @@ package struct RejectedTable: Sendable {
         try await store.perform(writes: true, atomic: true) {
             [queueIndex = store.queueIndex] connection throws(StoreError) in
             guard let sequence = try queueIndex.sequence(of: id, connection) else { return false }
-            let payloads = try connection.query("SELECT payload FROM queue WHERE seq = ?", .integer(sequence))
-            {
-                row in row.blob(0)
-            }
-            guard let queued = payloads.first else { return false }
+            let found = try connection.query(
+                "SELECT payload, owner FROM queue WHERE seq = ?", .integer(sequence)
+            ) { row in (row.blob(0), row.text(1)) }
+            guard let (queued, owner) = found.first else { return false }
             let payload = replacement ?? queued
             try connection.run("DELETE FROM queue WHERE seq = ?", .integer(sequence))
             queueIndex.remove(id)
             try connection.run(
                 """
                 INSERT OR REPLACE INTO rejected
-                    (id, payload, status, code, message, details, hint, rejected_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    (id, payload, status, code, message, details, hint, rejected_at, owner)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 .text(Store.idKey(id)), .blob(payload), .integer(Int64(details.status)),
                 .optional(details.code),
                 .text(details.message), .optional(details.details), .optional(details.hint),
-                .real(date.timeIntervalSince1970))
+                .real(date.timeIntervalSince1970), .optional(owner))
             return true
         }
     }

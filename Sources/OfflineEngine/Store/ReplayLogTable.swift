@@ -17,7 +17,7 @@ package struct ReplayLogTable: Sendable {
     {
         try await store.perform(writes: true, atomic: true) {
             [queueIndex = store.queueIndex] connection throws(StoreError) in
-            guard let (schema, table) = try Self.move(id, queueIndex, connection, tick: tick) else {
+            guard let (schema, table, _) = try Self.move(id, queueIndex, connection, tick: tick) else {
                 return false
             }
             try Self.trim(schema: schema, table: table, connection)
@@ -46,13 +46,14 @@ package struct ReplayLogTable: Sendable {
             // No tick is taken when nothing moves.
             guard !queued.isEmpty else { return nil }
             let tick = try Store.tick(connection)
-            var moved = Set<UUID>()
+            var moved: [UUID: String?] = [:]
             var tables: [(schema: String, table: String)] = []
             for id in queued {
-                guard let (schema, table) = try Self.move(id, queueIndex, connection, tick: tick) else {
+                guard let (schema, table, owner) = try Self.move(id, queueIndex, connection, tick: tick)
+                else {
                     continue
                 }
-                moved.insert(id)
+                moved[id] = owner
                 if !tables.contains(where: { $0 == (schema, table) }) { tables.append((schema, table)) }
             }
             for (schema, table) in tables {
@@ -62,24 +63,25 @@ package struct ReplayLogTable: Sendable {
                 try Self.trim(schema: schema, table: table, connection)
             }
             try AcceptedTable.record(moved, returned: returned, connection)
-            return (tick, moved)
+            return (tick, Set(moved.keys))
         }
     }
 
     /// Moves the queued write `id` to the log at `tick` (the table's log is trimmed after);
-    /// returns its schema and table, or `nil` when it is not queued. Runs inside a job.
+    /// returns its schema, table and owner, or `nil` when it is not queued. Runs inside a job.
     private static func move(
         _ id: UUID, _ queueIndex: QueueIndex, _ connection: SQLiteConnection, tick: Int64
-    ) throws(StoreError) -> (String, String)? {
+    ) throws(StoreError) -> (String, String, String?)? {
         guard let sequence = try queueIndex.sequence(of: id, connection) else { return nil }
         let found = try connection.query(
-            "SELECT schema_name, table_name, payload FROM queue WHERE seq = ?", .integer(sequence)
-        ) { row in (row.text(0) ?? "", row.text(1) ?? "", row.blob(2)) }
-        guard let (schema, table, payload) = found.first else { return nil }
+            "SELECT schema_name, table_name, payload, owner FROM queue WHERE seq = ?", .integer(sequence)
+        ) { row in (row.text(0) ?? "", row.text(1) ?? "", row.blob(2), row.text(3)) }
+        guard let (schema, table, payload, owner) = found.first else { return nil }
         try connection.run("DELETE FROM queue WHERE seq = ?", .integer(sequence))
-        try insertReplayed(id: id, schema: schema, table: table, payload: payload, tick: tick, connection)
+        try insertReplayed(
+            id: id, owner: owner, schema: schema, table: table, payload: payload, tick: tick, connection)
         queueIndex.remove(id)
-        return (schema, table)
+        return (schema, table, owner)
     }
 
     /// Logs a write that was sent at once (never queued) as replayed at `tick`.
@@ -90,7 +92,8 @@ package struct ReplayLogTable: Sendable {
         try await store.perform(writes: true, atomic: true) { connection throws(StoreError) in
             let schema = Store.schemaKey(mutation.schema)
             try Self.insertReplayed(
-                id: mutation.id, schema: schema, table: mutation.table, payload: payload, tick: tick,
+                id: mutation.id, owner: mutation.ownerID, schema: schema, table: mutation.table,
+                payload: payload, tick: tick,
                 connection)
             try Self.trim(schema: schema, table: mutation.table, connection)
         }
@@ -115,28 +118,33 @@ package struct ReplayLogTable: Sendable {
         return writes
     }
 
-    /// Retires a table's replayed writes logged at or before `tick` (every list has been fetched
-    /// since). Returns how many were removed.
+    /// Retires a table's replayed writes of `owners` logged at or before `tick` (every list of
+    /// their owner's cache has been fetched since). Returns how many were removed.
     @discardableResult
     nonisolated(nonsending) package func retire(
-        table: String, schema: String? = nil, through tick: Int64
+        table: String, schema: String? = nil, through tick: Int64, of owners: WriteOwners = .everyone
     )
         async throws(StoreError) -> Int
     {
         try await store.perform(writes: true) { connection throws(StoreError) in
-            try connection.run(
-                "DELETE FROM replay_log WHERE schema_name = ? AND table_name = ? AND tick <= ?",
-                .text(Store.schemaKey(schema)), .text(table), .integer(tick))
+            let sql = "DELETE FROM replay_log WHERE schema_name = ? AND table_name = ? AND tick <= ?"
+            let values: [SQLiteValue] = [.text(Store.schemaKey(schema)), .text(table), .integer(tick)]
+            switch owners {
+            case .everyone: try connection.run(sql, values)
+            case .only(let owner): try connection.run(sql + " AND owner IS ?", values + [.optional(owner)])
+            }
             return connection.changes
         }
     }
 
     private static func insertReplayed(
-        id: UUID, schema: String, table: String, payload: Data, tick: Int64, _ connection: SQLiteConnection
+        id: UUID, owner: String?, schema: String, table: String, payload: Data, tick: Int64,
+        _ connection: SQLiteConnection
     ) throws(StoreError) {
         try connection.run(
-            "INSERT INTO replay_log (id, schema_name, table_name, payload, tick) VALUES (?, ?, ?, ?, ?)",
-            .text(Store.idKey(id)), .text(schema), .text(table), .blob(payload), .integer(tick))
+            "INSERT INTO replay_log (id, owner, schema_name, table_name, payload, tick) VALUES (?, ?, ?, ?, ?, ?)",
+            .text(Store.idKey(id)), .optional(owner), .text(schema), .text(table), .blob(payload),
+            .integer(tick))
     }
 
     /// Drops a table's oldest replayed writes beyond `limit`. It steps over `limit` index entries,

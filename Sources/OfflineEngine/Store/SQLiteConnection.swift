@@ -43,6 +43,11 @@ final class SQLiteConnection {
 
     /// Runs one cached statement that returns no rows.
     func run(_ sql: String, _ values: SQLiteValue...) throws(StoreError) {
+        try run(sql, values)
+    }
+
+    /// Runs one cached statement that returns no rows, with the values in an array.
+    func run(_ sql: String, _ values: [SQLiteValue]) throws(StoreError) {
         let statement = try prepared(sql, values)
         try statement.step()
     }

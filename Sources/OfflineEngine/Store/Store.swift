@@ -111,8 +111,10 @@ package final class Store: Sendable {
         try StoreFiles.remove(storage.files ?? [])
     }
 
-    /// The cached lists.
-    package var lists: ListTable { ListTable(store: self) }
+    /// The cached lists of the signed-out cache (see ``lists(of:)``).
+    package var lists: ListTable { lists(of: Self.partition(of: nil)) }
+    /// The cached lists of one user's cache (a ``partition(of:)``).
+    package func lists(of user: String) -> ListTable { ListTable(store: self, user: user) }
     /// Change ticks and per-table change marks.
     package var marks: MarkTable { MarkTable(store: self) }
     /// The queued writes.
@@ -196,6 +198,9 @@ package final class Store: Sendable {
 }
 
 extension Store {
+    /// The `user` column's value for the cache of `owner` (`''`: the signed-out cache).
+    package static func partition(of owner: String?) -> String { owner ?? "" }
+
     /// The schema column's value for a table's schema (`''` for the default schema).
     static func schemaKey(_ schema: String?) -> String { schema ?? "" }
 

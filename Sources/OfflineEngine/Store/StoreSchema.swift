@@ -8,7 +8,7 @@ enum StoreSchema {
     static var currentVersion: Int { migrations.count }
 
     /// Step `i` moves a file from version `i` to version `i + 1`.
-    static let migrations: [String] = [version1, version2, version3, version4, version5]
+    static let migrations: [String] = [version1, version2, version3, version4, version5, version6]
 
     /// Version 1: cached lists, the queue, the replay log, rejected writes and key-value metadata.
     static let version1 = """
@@ -108,6 +108,63 @@ enum StoreSchema {
     /// list's rows moves the count with them. Lists already stored were not counted.
     static let version5 = """
         ALTER TABLE lists ADD COLUMN count_beyond INTEGER;
+        """
+
+    /// Version 6: each user's data kept apart (``CacheSharing``). Lists and their usage rows are
+    /// keyed by the user whose cache they belong to as well as by query key (`''`: the signed-out
+    /// cache), and the replay log, rejected writes and accepted ids name their write's owner, so
+    /// one user's data can be read, evicted and cleared alone. What the file held belongs to the
+    /// cache's owner, the user whose session it holds; logged and rejected writes keep the owner
+    /// their stored bytes name.
+    static let version6 = """
+        CREATE TABLE lists_by_user (
+            key TEXT NOT NULL,
+            schema_name TEXT NOT NULL,
+            table_name TEXT NOT NULL,
+            rows BLOB NOT NULL,
+            fetched_at REAL NOT NULL,
+            stale INTEGER NOT NULL DEFAULT 0,
+            mark INTEGER NOT NULL DEFAULT 0,
+            count_beyond INTEGER,
+            user TEXT NOT NULL DEFAULT '',
+            PRIMARY KEY (user, key)
+        );
+        INSERT INTO lists_by_user
+            (key, schema_name, table_name, rows, fetched_at, stale, mark, count_beyond, user)
+        SELECT key, schema_name, table_name, rows, fetched_at, stale, mark, count_beyond,
+            COALESCE((SELECT CAST(value AS TEXT) FROM meta WHERE meta.key = 'owner'), '')
+        FROM lists;
+        DROP TABLE lists;
+        ALTER TABLE lists_by_user RENAME TO lists;
+        CREATE INDEX lists_by_table ON lists(user, schema_name, table_name);
+        CREATE TABLE list_usage_by_user (
+            key TEXT NOT NULL,
+            schema_name TEXT NOT NULL,
+            table_name TEXT NOT NULL,
+            bytes INTEGER NOT NULL,
+            read_seq INTEGER NOT NULL,
+            expires_at REAL,
+            mark INTEGER NOT NULL,
+            user TEXT NOT NULL DEFAULT '',
+            PRIMARY KEY (user, key)
+        ) WITHOUT ROWID;
+        INSERT INTO list_usage_by_user
+            (key, schema_name, table_name, bytes, read_seq, expires_at, mark, user)
+        SELECT key, schema_name, table_name, bytes, read_seq, expires_at, mark,
+            COALESCE((SELECT CAST(value AS TEXT) FROM meta WHERE meta.key = 'owner'), '')
+        FROM list_usage;
+        DROP TABLE list_usage;
+        ALTER TABLE list_usage_by_user RENAME TO list_usage;
+        CREATE INDEX list_usage_by_read ON list_usage(read_seq);
+        CREATE INDEX list_usage_by_expiry ON list_usage(expires_at) WHERE expires_at IS NOT NULL;
+        ALTER TABLE replay_log ADD COLUMN owner TEXT;
+        UPDATE replay_log SET owner = json_extract(CAST(payload AS TEXT), '$.owner')
+        WHERE json_valid(CAST(payload AS TEXT));
+        ALTER TABLE rejected ADD COLUMN owner TEXT;
+        UPDATE rejected SET owner = json_extract(CAST(payload AS TEXT), '$.owner')
+        WHERE json_valid(CAST(payload AS TEXT));
+        ALTER TABLE accepted ADD COLUMN owner TEXT;
+        UPDATE accepted SET owner = (SELECT CAST(value AS TEXT) FROM meta WHERE meta.key = 'owner');
         """
 
     /// Brings the connection's database to the current version, or refuses a newer one.

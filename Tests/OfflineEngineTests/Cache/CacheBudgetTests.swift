@@ -46,8 +46,10 @@ struct CacheBudgetTests {
         let store = client.engine.state.store
         #expect(store.listBytes.value == (try await store.lists.totalBytes()))
         // The most recently written lists are the ones kept.
-        #expect(try await store.lists.list(key: Self.read(client, 10_000).query.canonicalKey) != nil)
-        #expect(try await store.lists.list(key: Self.read(client, 1).query.canonicalKey) == nil)
+        #expect(
+            try await store.lists(of: "user-1").list(key: Self.read(client, 10_000).query.canonicalKey) != nil
+        )
+        #expect(try await store.lists(of: "user-1").list(key: Self.read(client, 1).query.canonicalKey) == nil)
         await client.close()
     }
 
@@ -70,7 +72,8 @@ struct CacheBudgetTests {
         _ = try await Self.read(client, 4).fetch()
         #expect(try await client.cacheSize() == perList * 3)
         var kept: [Int] = []
-        for n in 1...4 where try await store.lists.list(key: Self.read(client, n).query.canonicalKey) != nil {
+        for n in 1...4
+        where try await store.lists(of: "user-1").list(key: Self.read(client, n).query.canonicalKey) != nil {
             kept.append(n)
         }
         #expect(kept == [1, 3, 4])

@@ -27,7 +27,7 @@ struct CachePinningTests {
             var seen = log.values
             while !seen.contains(where: { $0.refresh == .idle && $0.result?.rows.count == 3 }) {
                 try Task.checkCancellation()
-                seen = await log.values(atLeast: seen.count + 1)
+                seen = try await log.values(atLeast: seen.count + 1)
             }
         }
         for table in ["queued", "replayed", "plain"] { _ = try await client.from(table).select().fetch() }
@@ -44,9 +44,11 @@ struct CachePinningTests {
 
         let removed = try await client.purge()
         #expect(removed == 1)
-        #expect(try await store.lists.list(key: Self.key(client, "plain")) == nil)
+        #expect(try await store.lists(of: "user-1").list(key: Self.key(client, "plain")) == nil)
         for table in ["live", "queued", "replayed"] {
-            #expect(try await store.lists.list(key: Self.key(client, table)) != nil, "\(table) stays")
+            #expect(
+                try await store.lists(of: "user-1").list(key: Self.key(client, table)) != nil,
+                "\(table) stays")
         }
         // The pinned lists are still shown: the queued and replayed writes over their rows.
         #expect(try await client.from("queued").select().fetch().rows.count == 4)
@@ -77,9 +79,10 @@ struct CachePinningTests {
         }
         #expect(try await client.evict(table: "plain") == 2)
         #expect(
-            try await store.lists.list(key: client.from("plain").select("body").query.canonicalKey) != nil)
-        #expect(try await store.lists.list(key: Self.key(client, "plain")) == nil)
-        #expect(try await store.lists.list(key: Self.key(client, "queued")) != nil)
+            try await store.lists(of: "user-1").list(
+                key: client.from("plain").select("body").query.canonicalKey) != nil)
+        #expect(try await store.lists(of: "user-1").list(key: Self.key(client, "plain")) == nil)
+        #expect(try await store.lists(of: "user-1").list(key: Self.key(client, "queued")) != nil)
         reader.cancel()
         await reader.value
         await client.close()
@@ -101,7 +104,8 @@ struct CachePinningTests {
         let second = try await ClientFixture(
             storage: .directory(folder), server: server, configure: { $0.cache.budget = 1 })
         let store = second.client.engine.state.store
-        let queued = try #require(try await store.lists.list(key: Self.key(second.client, "queued")))
+        let queued = try #require(
+            try await store.lists(of: "user-1").list(key: Self.key(second.client, "queued")))
         #expect(try await second.client.cacheSize() == (try await store.lists.totalBytes()))
         #expect(try await store.lists.totalBytes() < 1_000)
         #expect(queued.rows.count == 3)

@@ -81,8 +81,8 @@ struct CacheTimeToLiveTests {
         let third = try await Self.launch(folder, server, wallTime)
         _ = try await third.client.cacheSize()
         let store = third.client.engine.state.store
-        #expect(try await store.lists.all(table: "rates").isEmpty)
-        #expect(try await store.lists.all(table: "tasks").count == 1)
+        #expect(try await store.lists(of: "user-1").all(table: "rates").isEmpty)
+        #expect(try await store.lists(of: "user-1").all(table: "tasks").count == 1)
         await #expect(throws: (any Error).self) { try await third.client.from("rates").select().fetch() }
         await third.client.close()
     }
@@ -105,7 +105,8 @@ struct CacheTimeToLiveTests {
         let second = try await Self.launch(folder, server, wallTime)
         _ = try await second.client.cacheSize()
         let key = second.client.from("rates").select().query.canonicalKey
-        let stored = try #require(try await second.client.engine.state.store.lists.list(key: key))
+        let stored = try #require(
+            try await second.client.engine.state.store.lists(of: "user-1").list(key: key))
         #expect(stored.rows.count == 2, "kept: a queued write is laid over it")
         await server.setRows(paddedRows(3, padding: 20), of: "rates")
         let log = AsyncLog<QuerySnapshot>()
@@ -142,7 +143,7 @@ struct CacheTimeToLiveTests {
                     return found
                 }
                 try Task.checkCancellation()
-                values = await log.values(atLeast: values.count + 1)
+                values = try await log.values(atLeast: values.count + 1)
             }
         }
     }

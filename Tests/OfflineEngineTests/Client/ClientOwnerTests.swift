@@ -104,7 +104,7 @@ struct ClientOwnerTests {
             throw TransportError(kind: .connectionLost)
         }
         async let written = client.from("tasks").insert(["id": 1] as Row).execute().outcome
-        _ = await gate.arrivals.values(atLeast: 1)
+        _ = try await gate.arrivals.values(atLeast: 1)
         try await client.clearLocalData()
         gate.open()
         let outcome: Result<WriteResult, any Error>
@@ -118,7 +118,10 @@ struct ClientOwnerTests {
 
     @Test("another user never sees the replayed or rejected writes of the cache's previous owner")
     func replayedAndRejectedBelongToTheirOwner() async throws {
-        let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]], signedInAs: "A")
+        // The cache handed over: B sees A's server rows, so the test can tell A's writes are not.
+        let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]], signedInAs: "A") {
+            $0.sharing = .handOver
+        }
         let client = fixture.client
         let stream = client.from("tasks").select().snapshots()
         _ = try await firstValue(of: stream) { $0.refresh == .idle && $0.column("id") == ["1"] }
@@ -142,7 +145,7 @@ struct ClientOwnerTests {
         await client.disableNetwork()
         try await client.signIn(Self.userB)
         // B sees the cached server rows (passed on, stale) but none of A's writes.
-        let seenByB = try await firstValue(of: stream, within: 5) { !$0.column("id").contains("2") }
+        let seenByB = try await firstValue(of: stream, within: 30) { !$0.column("id").contains("2") }
         #expect(seenByB.column("id") == ["1"])
         #expect(seenByB.isFromCache)
         #expect(try await firstValue(of: client.rejectedMutations()) { _ in true }.isEmpty)

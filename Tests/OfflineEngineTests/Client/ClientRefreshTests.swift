@@ -170,7 +170,7 @@ struct ClientRefreshTests {
         fixture.clock.advance(by: .seconds(60))
         try await withTimeout(30) {
             while log.values.last?.refresh != RefreshState.idle {
-                _ = await log.values(atLeast: log.values.count + 1)
+                _ = try await log.values(atLeast: log.values.count + 1)
             }
         }
         #expect(log.values.last?.column("id") == ["1"])

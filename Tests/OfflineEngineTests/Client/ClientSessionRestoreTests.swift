@@ -36,7 +36,7 @@ struct ClientSessionRestoreTests {
         }
         let stream = second.client.from("tasks").select().snapshots()
         let cached = try await firstValue(of: stream) { _ in true }
-        _ = try await withTimeout(10) { await gate.arrivals.values(atLeast: 1) }
+        _ = try await withTimeout(10) { try await gate.arrivals.values(atLeast: 1) }
         #expect(try await firstValue(of: second.client.session) { _ in true } == .restoring)
         #expect(cached.column("title") == ["a"])
         #expect(cached.refresh == .refreshing)
@@ -87,7 +87,7 @@ struct ClientSessionRestoreTests {
                 return ClientFixture.session("user-1")
             }
         }
-        _ = try await withTimeout(10) { await gate.arrivals.values(atLeast: 1) }
+        _ = try await withTimeout(10) { try await gate.arrivals.values(atLeast: 1) }
         try await second.client.signIn(ClientFixture.session("user-2"))
         gate.open()
         #expect(try await firstValue(of: second.client.session) { _ in true }.userID == "user-2")

@@ -25,9 +25,9 @@ struct ClientSessionTests {
         }
         let log = AsyncLog<SessionState>()
         let reader = collect(second.client.session, into: log)
-        #expect(await log.values(atLeast: 1) == [.restoring])
+        #expect(try await log.values(atLeast: 1) == [.restoring])
         gate.open()
-        let settled = await log.values(atLeast: 2)
+        let settled = try await log.values(atLeast: 2)
         #expect(settled.last?.userID == "user-1")
         reader.cancel()
         await second.client.close()
@@ -35,7 +35,9 @@ struct ClientSessionTests {
 
     @Test("a different user signing in marks every list stale and fetches it again with the new token")
     func newOwnerRefetches() async throws {
-        let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]], "notes": [["id": 5]]])
+        let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]], "notes": [["id": 5]]]) {
+            $0.sharing = .handOver
+        }
         let tasks = fixture.client.from("tasks").select().snapshots()
         let notes = fixture.client.from("notes").select().snapshots()
         _ = try await firstValue(of: tasks) { $0.refresh == .idle }
@@ -45,7 +47,8 @@ struct ClientSessionTests {
         _ = try await firstValue(of: tasks) { $0.refresh == .idle && $0.column("id") == ["2"] }
         let gets = try await fixture.probe.gets(atLeast: 4)
         #expect(gets.suffix(2).allSatisfy { $0.authorization == "Bearer token-user-2" })
-        #expect(try await fixture.client.store.lists.all(table: "tasks").allSatisfy { !$0.isStale })
+        let lists = try await fixture.client.store.lists(of: "user-2").all(table: "tasks")
+        #expect(!lists.isEmpty && lists.allSatisfy { !$0.isStale })
         await fixture.client.close()
     }
 
@@ -71,7 +74,7 @@ struct ClientSessionTests {
 
         try await fixture.client.clearLocalData()
         let store = fixture.client.store
-        #expect(try await store.lists.all(table: "tasks").isEmpty)
+        #expect(try await store.lists(of: "user-1").all(table: "tasks").isEmpty)
         #expect(try await store.queue.all().isEmpty)
         #expect(try await store.replayLog.writes(table: "tasks").isEmpty)
         #expect(try await store.rejected.all().isEmpty)
@@ -165,7 +168,7 @@ struct ClientSessionTests {
         }
         let client = fixture.client
         let first = Task { try await client.from("tasks").insert(["id": 1] as Row).execute().outcome }
-        _ = await gate.arrivals.values(atLeast: 1)
+        _ = try await gate.arrivals.values(atLeast: 1)
         let second = Task { try await client.from("tasks").insert(["id": 2] as Row).execute().outcome }
         try await eventually {
             fixture.client.writeWaitsBehindImmediateSend

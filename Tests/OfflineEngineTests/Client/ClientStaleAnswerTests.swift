@@ -34,14 +34,14 @@ struct ClientStaleAnswerTests {
         holdFirstRead(fixture, gate: gate)
         let log = AsyncLog<QuerySnapshot>()
         let reader = collect(fixture.client.from("tasks").select().snapshots(), into: log)
-        _ = await gate.arrivals.values(atLeast: 1)
+        _ = try await gate.arrivals.values(atLeast: 1)
         let result = try await fixture.client.from("tasks").insert(["id": 2, "title": "b"] as Row).execute()
             .outcome
         #expect(result == .sent([]))
         gate.open()
         try await withTimeout(30) {
             while log.values.last?.refresh != RefreshState.idle {
-                _ = await log.values(atLeast: log.values.count + 1)
+                _ = try await log.values(atLeast: log.values.count + 1)
             }
         }
         #expect(log.values.last?.column("title") == ["a", "b"])
@@ -59,7 +59,7 @@ struct ClientStaleAnswerTests {
         holdFirstRead(fixture, gate: gate)
         let log = AsyncLog<QuerySnapshot>()
         let reader = collect(fixture.client.from("tasks").select().snapshots(), into: log)
-        _ = await gate.arrivals.values(atLeast: 1)
+        _ = try await gate.arrivals.values(atLeast: 1)
         try await fixture.client.clearLocalData()
         await fixture.server.setRows([["id": 2, "title": "public"]], of: "tasks")
         gate.open()
@@ -67,7 +67,7 @@ struct ClientStaleAnswerTests {
             while !(log.values.last?.refresh == RefreshState.idle
                 && log.values.last?.column("title") == ["public"])
             {
-                _ = await log.values(atLeast: log.values.count + 1)
+                _ = try await log.values(atLeast: log.values.count + 1)
             }
         }
         #expect(!log.values.contains { $0.column("title").contains("secret") })
@@ -86,7 +86,7 @@ struct ClientStaleAnswerTests {
         holdFirstRead(fixture, gate: gate)
         let log = AsyncLog<QuerySnapshot>()
         let reader = collect(fixture.client.from("tasks").select().snapshots(), into: log)
-        _ = await gate.arrivals.values(atLeast: 1)
+        _ = try await gate.arrivals.values(atLeast: 1)
         try await fixture.client.signIn(ClientFixture.session("user-2"))
         await fixture.server.setRows([["id": 2, "title": "theirs"]], of: "tasks")
         gate.open()
@@ -94,7 +94,7 @@ struct ClientStaleAnswerTests {
             while !(log.values.last?.refresh == RefreshState.idle
                 && log.values.last?.column("title") == ["theirs"])
             {
-                _ = await log.values(atLeast: log.values.count + 1)
+                _ = try await log.values(atLeast: log.values.count + 1)
             }
         }
         #expect(!log.values.contains { $0.column("title").contains("mine") })

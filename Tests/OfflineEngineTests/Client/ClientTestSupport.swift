@@ -80,7 +80,7 @@ final class ServerProbe: Sendable {
         try await withTimeout(seconds) { [log] in
             var seenSoFar = 0
             while true {
-                let all = await log.values(atLeast: seenSoFar + 1)
+                let all = try await log.values(atLeast: seenSoFar + 1)
                 seenSoFar = all.count
                 let matching = all.filter(filter)
                 if matching.count >= count { return matching }

@@ -191,7 +191,7 @@ struct ClientTokenProviderTests {
             return try await refuse(request)
         }
         async let written = fixture.client.from("tasks").insert(["id": 1] as Row).execute()
-        _ = await gate.arrivals.values(atLeast: 1)
+        _ = try await gate.arrivals.values(atLeast: 1)
         try await fixture.client.signIn(AuthSession(accessToken: "token-b", userID: "user-1"))
         gate.open()
         #expect(try await written.isQueued)

@@ -32,10 +32,10 @@ struct ClientUnreadableWriteTests {
         let watching = collect(second.client.from("tasks").select().snapshots(), into: shown)
         let rejected = try await firstValue(of: second.client.rejectedMutations()) { !$0.isEmpty }
         _ = try await firstValue(of: second.client.pendingMutationCount()) { $0 == 0 }
-        _ = try await withTimeout(5) {
+        _ = try await withTimeout(30) {
             var seen = shown.values
             while seen.last?.column("id") != ["1", "2", "3"] {
-                seen = await shown.values(atLeast: seen.count + 1)
+                seen = try await shown.values(atLeast: seen.count + 1)
             }
         }
         watching.cancel()

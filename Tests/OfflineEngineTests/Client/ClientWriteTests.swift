@@ -105,7 +105,7 @@ struct ClientWriteTests {
             .execute(policy: .onlineOnly).outcome
         #expect(result == .sent([]))
         #expect(await fixture.server.rows(of: "tasks").count == 2)
-        let lists = try await fixture.client.store.lists.all(table: "tasks")
+        let lists = try await fixture.client.store.lists(of: "user-1").all(table: "tasks")
         #expect(lists.map { $0.rows.map { $0["title"] } } == [["a"]])
         #expect(await fixture.current(fixture.client.from("tasks").select())?.column("title") == ["a"])
         await fixture.client.close()

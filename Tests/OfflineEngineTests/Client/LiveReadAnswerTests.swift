@@ -17,12 +17,12 @@ struct LiveReadAnswerTests {
         let log = AsyncLog<QuerySnapshot>()
         let reader = collect(fixture.client.from("tasks").select().snapshots(), into: log)
         // The reader holds the first snapshot and waits for the next while the server answers.
-        _ = await log.values(atLeast: 1)
-        _ = await gate.arrivals.values(atLeast: 1)
+        _ = try await log.values(atLeast: 1)
+        _ = try await gate.arrivals.values(atLeast: 1)
         gate.open()
         let seen = try await withTimeout(30) {
             while true {
-                let values = await log.values(atLeast: log.values.count + 1)
+                let values = try await log.values(atLeast: log.values.count + 1)
                 if values.last?.refresh == .idle { return values }
             }
         }

@@ -36,15 +36,15 @@ struct LiveReadLoadingTests {
         // One reader throughout: a new reader joining would itself read the other lists.
         let log = AsyncLog<QuerySnapshot>()
         let watching = collect(open.snapshots(), into: log)
-        _ = try await withTimeout(5) {
+        _ = try await withTimeout(30) {
             var seen = log.values
-            while seen.last?.column("id") != ["1"] { seen = await log.values(atLeast: seen.count + 1) }
+            while seen.last?.column("id") != ["1"] { seen = try await log.values(atLeast: seen.count + 1) }
         }
         _ = try await second.client.from("tasks").update(["done": false] as Row).eq("id", value: 2).execute()
-        let shown = try await withTimeout(5) {
+        let shown = try await withTimeout(30) {
             var seen = log.values
             while seen.last?.column("id").contains("2") != true {
-                seen = await log.values(atLeast: seen.count + 1)
+                seen = try await log.values(atLeast: seen.count + 1)
             }
             return seen.last!
         }

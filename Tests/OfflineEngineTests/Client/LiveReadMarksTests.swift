@@ -42,7 +42,7 @@ struct LiveReadMarksTests {
         _ = try await client.from("tasks").insert(["id": 999, "v": 999] as Row).execute()
         try await withTimeout(30) {
             while log.values.last?.column("id").contains("999") != true {
-                _ = await log.values(atLeast: log.values.count + 1)
+                _ = try await log.values(atLeast: log.values.count + 1)
             }
         }
         let snapshots = log.values

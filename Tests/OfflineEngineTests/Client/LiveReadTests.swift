@@ -88,7 +88,7 @@ struct LiveReadTests {
         let stream = fixture.client.from("tasks").select().snapshots()
         let log = AsyncLog<QuerySnapshot>()
         let reader = collect(stream, into: log)
-        _ = await log.values(atLeast: 1)
+        _ = try await log.values(atLeast: 1)
         _ = try await firstValue(of: fixture.client.from("tasks").select().snapshots()) {
             $0.refresh == .idle
         }
@@ -101,7 +101,7 @@ struct LiveReadTests {
         _ = try await fixture.client.from("tasks").insert(["id": 2, "title": "b"] as Row).execute()
         try await withTimeout(30) {
             while !(log.values.last?.column("title") == ["a", "b"]) {
-                _ = await log.values(atLeast: log.values.count + 1)
+                _ = try await log.values(atLeast: log.values.count + 1)
             }
         }
         let seen = log.values
@@ -124,20 +124,22 @@ struct LiveReadTests {
             let log = AsyncLog<QuerySnapshot>()
             return (log, collect(fixture.client.from("tasks").select().snapshots(), into: log))
         }
-        _ = await gate.arrivals.values(atLeast: 1)
+        _ = try await gate.arrivals.values(atLeast: 1)
         let key = QueryDescription(schema: nil, table: "tasks", select: "*").canonicalKey
         try await eventually { fixture.client.liveReaders(of: key) == 3 }
         gate.open()
         for (log, _) in readers {
             try await withTimeout(30) {
                 while log.values.last?.refresh != RefreshState.idle {
-                    _ = await log.values(atLeast: log.values.count + 1)
+                    _ = try await log.values(atLeast: log.values.count + 1)
                 }
             }
             #expect(log.values.last?.column("title") == ["a"])
         }
         #expect(fixture.gets.count == 1)
-        #expect(try await fixture.client.store.lists.all(table: "tasks").filter { $0.key == key }.count == 1)
+        #expect(
+            try await fixture.client.store.lists(of: "user-1").all(table: "tasks").filter { $0.key == key }
+                .count == 1)
         for (_, task) in readers { task.cancel() }
         await fixture.client.close()
     }

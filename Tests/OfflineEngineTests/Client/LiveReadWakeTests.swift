@@ -23,7 +23,7 @@ struct LiveReadWakeTests {
             .execute()
         let expected = try await groupOne.fetch().rows
         #expect(expected != before, "the insert must change what the read shows, or the test shows nothing")
-        _ = try await firstValue(of: groupOne.snapshots(), within: 5) { $0.result?.rows == expected }
+        _ = try await firstValue(of: groupOne.snapshots(), within: 30) { $0.result?.rows == expected }
         watching.cancel()
         await watching.value
         await fixture.client.close()
@@ -57,7 +57,7 @@ struct LiveReadWakeTests {
             _ = try await fixture.client.from("tasks").insert(row).execute()
             for read in reads {
                 let expected = try await read.fetch().rows
-                _ = try await firstValue(of: read.snapshots(), within: 5) { $0.result?.rows == expected }
+                _ = try await firstValue(of: read.snapshots(), within: 30) { $0.result?.rows == expected }
             }
         }
         for task in watching { task.cancel() }

@@ -24,7 +24,7 @@ final class LiveList: Sendable {
         try await withTimeout(seconds) { [log] in
             var checked = recorded ?? max(0, log.values.count - 1)
             while true {
-                let all = await log.values(atLeast: checked + 1)
+                let all = try await log.values(atLeast: checked + 1)
                 if let hit = all[checked...].first(where: condition) { return hit }
                 checked = all.count
             }

@@ -34,7 +34,69 @@ enum MigratedDump {
         for (name, make) in derived where old.tables[name] == nil && migrated.tables[name] != nil {
             migrated.tables[name] = make(migrated)
         }
+        for (name, columns) in filled {
+            guard var table = migrated.tables[name] else { continue }
+            for (column, fill) in columns where old.tables[name]?.columns.contains(column) != true {
+                if !table.columns.contains(column) {
+                    table.columns.append(column)
+                    table.rows = table.rows.map { $0 + ["n"] }
+                }
+                guard let index = table.columns.firstIndex(of: column) else { continue }
+                table.rows = table.rows.map { row in
+                    var row = row
+                    row[index] = fill(old, Dictionary(zip(table.columns, row), uniquingKeysWith: { $1 }))
+                    return row
+                }
+            }
+            migrated.tables[name] = table
+        }
         return migrated
+    }
+
+    /// Columns a migration fills from what the file held rather than with their default, by table
+    /// and column: each row's cell, from the old dump and the row's cells by column name.
+    /// Version 6: lists belong to the cache's owner (`''`: none); logged and rejected writes to
+    /// the owner their stored bytes name; accepted ids to the cache's owner.
+    static let filled: [String: [String: @Sendable (StoreDump, [String: String]) -> String]] = [
+        "lists": ["user": { old, _ in ownerCell(old) ?? "t:" }],
+        "list_usage": ["user": { old, _ in ownerCell(old) ?? "t:" }],
+        "replay_log": ["owner": { _, row in payloadOwner(row["payload"]) }],
+        "rejected": ["owner": { _, row in payloadOwner(row["payload"]) }],
+        "accepted": ["owner": { old, _ in ownerCell(old) ?? "n" }],
+    ]
+
+    /// The cache's owner in `meta`, as a text cell, or `nil` when none is kept.
+    private static func ownerCell(_ dump: StoreDump) -> String? {
+        guard let meta = dump.tables["meta"], let keys = meta.column("key"),
+            let values = meta.column("value"),
+            let index = keys.firstIndex(of: "t:owner"), let bytes = blob(values[index])
+        else { return nil }
+        return "t:" + String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The owner a stored write's bytes name, as a cell (`n`: none).
+    private static func payloadOwner(_ cell: String?) -> String {
+        guard let bytes = cell.flatMap(blob),
+            let object = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any],
+            let owner = object["owner"] as? String
+        else { return "n" }
+        return "t:" + owner
+    }
+
+    /// A blob cell's bytes (`b:<hex>`).
+    private static func blob(_ cell: String) -> Data? {
+        guard cell.hasPrefix("b:") else { return nil }
+        let hex = Array(cell.dropFirst(2).utf8)
+        var bytes = Data()
+        var index = 0
+        while index + 1 < hex.count {
+            guard let byte = UInt8(String(decoding: hex[index...index + 1], as: UTF8.self), radix: 16) else {
+                return nil
+            }
+            bytes.append(byte)
+            index += 2
+        }
+        return bytes
     }
 
     /// A declared default as a dump's cell.

@@ -38,7 +38,7 @@ final class ObservationCounter<Value: Sendable> {
                 if let last = values.last, condition(last) { return last }
                 // The timeout cancels the wait, which then returns at once: stop, not spin.
                 try Task.checkCancellation()
-                _ = await log.values(atLeast: values.count + 1)
+                _ = try await log.values(atLeast: values.count + 1)
             }
         }
     }

@@ -32,7 +32,7 @@ final class SnapshotRecorder<Element: Sendable, Seen: Equatable & Sendable>: Sen
         let received = try await withTimeout(seconds) {
             var values = log.values
             while values.last.map(seen) != last {
-                values = await log.values(atLeast: values.count + 1)
+                values = try await log.values(atLeast: values.count + 1)
             }
             return values.map(seen)
         }

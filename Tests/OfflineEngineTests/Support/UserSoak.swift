@@ -214,7 +214,7 @@ struct UserSoak: Sendable {
         while true {
             reached += Int.random(in: settings.movesEvery, using: &random)
             guard reached < settings.writes else { break }
-            _ = await context.progress.values(atLeast: reached)
+            _ = try await context.progress.values(atLeast: reached)
             let roll = Int.random(in: 0..<100, using: &random)
             if settings.networkOutages, roll >= 65 {
                 if offline {
