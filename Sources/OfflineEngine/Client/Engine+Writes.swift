@@ -134,14 +134,15 @@ extension Engine {
         }
     }
 
-    /// Sends one write as its ticket says (checked once more, with no `await` before it leaves)
-    /// and returns PostgREST's answer; `nil` when the ticket no longer held. An answer that is not
-    /// PostgREST's throws ``UnexpectedResponseError``.
+    /// Sends one write as its ticket says and returns PostgREST's answer; `nil` when the ticket no
+    /// longer held. The ticket is checked without the actor, as the replay checks its own, so a
+    /// clear or a sign-in cannot run between the check and the request leaving. An answer that
+    /// is not PostgREST's throws ``UnexpectedResponseError``.
     private func send(_ mutation: Mutation, ticket: SendTicket, options: WriteOptions) async throws
         -> WriteAnswer.Answer?
     {
         let sent = try await tokens.send(
-            for: ticket.session, through: transport, mayLeave: { await state.maySend(ticket) },
+            for: ticket.session, through: transport, mayLeave: { state.mayStillSend(ticket) },
             request: {
                 try RequestBuilder.request(
                     for: mutation, endpoint: endpoint, accessToken: $0, options: options)

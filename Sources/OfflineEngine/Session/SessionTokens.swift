@@ -76,15 +76,16 @@ struct SessionTokens: Sendable {
 extension SessionTokens {
     /// Sends the request `build` makes with `session`'s token; when the server refuses it (401)
     /// and the provider gives another, once more with that one. `mayLeave` is asked right before
-    /// each send, with no `await` between its answer and the request leaving; `nil` when it said
-    /// no. A token that cannot be had throws ``TokenUnavailable`` before anything is sent.
+    /// each send; it is synchronous, so nothing (a clear, a sign-in) can run between its answer
+    /// and the request leaving. `nil` when it said no. A token that cannot be had throws
+    /// ``TokenUnavailable`` before anything is sent.
     func send(
         for session: AuthSession?, through transport: RetryingTransport,
-        mayLeave: () async -> Bool = { true }, request build: (String?) throws -> HTTPRequest
+        mayLeave: () -> Bool = { true }, request build: (String?) throws -> HTTPRequest
     ) async throws -> HTTPResponse? {
         let token = try await self.token(for: session)
         let request = try build(token)
-        guard await mayLeave() else { return nil }
+        guard mayLeave() else { return nil }
         let response = try await transport.send(request)
         guard response.status == 401, let session else { return response }
         guard canRefresh, let fresh = try? await self.token(for: session, refused: token) else {
@@ -92,7 +93,7 @@ extension SessionTokens {
             return response
         }
         let retry = try build(fresh)
-        guard await mayLeave() else { return nil }
+        guard mayLeave() else { return nil }
         let second = try await transport.send(retry)
         if second.status == 401 { await state.waitForToken(user: session.userID, refused: fresh) }
         return second

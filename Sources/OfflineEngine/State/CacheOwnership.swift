@@ -74,9 +74,10 @@ struct CacheOwnership: Sendable {
 
     // MARK: Tickets
 
-    /// A new write made from `draft`: owned by the user signed in now, with its ticket.
-    func newWrite(_ draft: Mutation, _ session: SessionState) -> (Mutation, SendTicket) {
-        let ticket = ticketForNewWrite(session)
+    /// A new write made from `draft`: owned by the user signed in now, with its ticket (`gate`:
+    /// the ``TicketGate`` count now).
+    func newWrite(_ draft: Mutation, _ session: SessionState, gate: Int) -> (Mutation, SendTicket) {
+        let ticket = ticketForNewWrite(session, gate: gate)
         var write = draft
         write.ownerID = ticket.owner
         write.createdAt = Date()
@@ -85,17 +86,17 @@ struct CacheOwnership: Sendable {
 
     /// A ticket for a new write: its owner is the user signed in now (`nil`: nobody), sent with
     /// the current session.
-    func ticketForNewWrite(_ session: SessionState) -> SendTicket {
+    func ticketForNewWrite(_ session: SessionState, gate: Int) -> SendTicket {
         let current = session.authSession
-        return SendTicket(owner: current?.userID, session: current, clearEpoch: clearEpoch)
+        return SendTicket(owner: current?.userID, session: current, clearEpoch: clearEpoch, gate: gate)
     }
 
     /// A ticket for a write of `owner` under `session`, or `nil` when that session may not send
     /// it (another user is signed in).
-    func ticket(for owner: String?, _ session: SessionState) -> SendTicket? {
+    func ticket(for owner: String?, _ session: SessionState, gate: Int) -> SendTicket? {
         let current = session.authSession
         if let owner, current?.userID != owner { return nil }
-        return SendTicket(owner: owner, session: current, clearEpoch: clearEpoch)
+        return SendTicket(owner: owner, session: current, clearEpoch: clearEpoch, gate: gate)
     }
 
     /// Whether a ticket still holds under `session`: no clear since, and the session's user is

@@ -92,7 +92,7 @@ extension EngineState {
 
     /// A new write made from `draft`: owned by the user signed in now, with its ticket.
     func newWrite(_ draft: Mutation) -> (Mutation, SendTicket) {
-        ownership.newWrite(draft, session.value)
+        ownership.newWrite(draft, session.value, gate: ticketGate.count)
     }
 
     /// Makes a new offline-first write from `draft` and queues it or lets it be sent at once. It

@@ -10,13 +10,13 @@ extension EngineState {
         let safe = { (entry: QueueEntry) in self.primaryKeys.resendIsSafe(entry.mutation) }
         let entries = queue.nextRun(as: user, limit: ReplayRun.limit, joins: safe)
         guard let first = entries.first,
-            let ticket = ownership.ticket(for: first.mutation.ownerID, session.value)
+            let ticket = ownership.ticket(for: first.mutation.ownerID, session.value, gate: ticketGate.count)
         else { return .drained }
         // A write a resend could apply twice goes alone, so that nothing else of a run is marked
         // in flight with it (the others joined only if safe).
         let taken = safe(first) ? entries : [first]
         let writes = taken.map { ReplayRun.Write(mutation: $0.mutation, life: $0.life) }
-        return .run(ReplayRun(ticket: ticket, gate: ticketGate.count, writes: writes))
+        return .run(ReplayRun(ticket: ticket, writes: writes))
     }
 
     /// Commits the attempts of a run (in flight, attempts counted) and checks its ticket once
@@ -40,18 +40,18 @@ extension EngineState {
         let sent = Set(sending.map(\.mutation.id))
         let unsent = run.writes.map(\.mutation.id).filter { begun.contains($0) && !sent.contains($0) }
         if !unsent.isEmpty { try? await store.queue.abandonAttempts(unsent, clearingMarks: []) }
-        guard mayStillSend(run) else {
+        guard mayStillSend(run.ticket) else {
             await abandonSends(sending.map(\.mutation.id))
             return []
         }
         return sending
     }
 
-    /// Whether a run's ticket still holds (no clear, close or hand-over since it was picked, and
-    /// the same user signed in), checked without the actor so that nothing can change between
-    /// the check and the request leaving.
-    nonisolated func mayStillSend(_ run: ReplayRun) -> Bool {
-        ticketGate.count == run.gate && session.value.authSession?.userID == run.ticket.session?.userID
+    /// Whether a ticket still holds (no clear, close or hand-over since it was taken, and the
+    /// same user signed in), checked without the actor so that nothing can change between the
+    /// check and the request leaving: a replay run's, or a write's sent at once.
+    nonisolated func mayStillSend(_ ticket: SendTicket) -> Bool {
+        ticketGate.count == ticket.gate && session.value.authSession?.userID == ticket.session?.userID
     }
 
     /// Attempts begun but never sent: the writes are plainly queued again, in one commit.

@@ -18,8 +18,6 @@ struct ReplayRun: Sendable {
 
     /// What every write of the run is sent as.
     let ticket: SendTicket
-    /// The ``TicketGate`` count when the run was picked.
-    let gate: Int
     /// The writes, in queue order.
     let writes: [Write]
 }

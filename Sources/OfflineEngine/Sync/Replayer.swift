@@ -161,7 +161,7 @@ struct Replayer: Sendable {
         do {
             // The ticket is checked with no `await` before the request leaves.
             let sent = try await tokens.send(
-                for: run.ticket.session, through: transport, mayLeave: { state.mayStillSend(run) },
+                for: run.ticket.session, through: transport, mayLeave: { state.mayStillSend(run.ticket) },
                 request: {
                     try RequestBuilder.request(for: request, endpoint: endpoint, accessToken: $0)
                 })

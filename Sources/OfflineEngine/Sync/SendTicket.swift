@@ -6,9 +6,10 @@ import Foundation
 ///
 /// Between picking a write and sending it the engine awaits the store, and a sign-in, a sign-out
 /// or a clear may run meanwhile. The request is built from the ticket, never from whatever
-/// session is current by then, and the ticket is checked once more with no `await` between the
-/// check and handing the request to the transport (``EngineState/maySend(_:queuedWrite:)``, with ``CacheOwnership/holds(_:_:)``), so a
-/// write reaches the server only as its owner and never after a clear wiped it.
+/// session is current by then, and the ticket is checked once more without the actor, with no
+/// `await` between the check and handing the request to the transport
+/// (``EngineState/mayStillSend(_:)``), so a write reaches the server only as its owner and never
+/// after a clear wiped it. Replayed writes and writes sent at once are checked alike.
 struct SendTicket: Sendable {
     /// The write's owner when it was picked (`nil`: made while nobody was signed in).
     let owner: String?
@@ -16,4 +17,7 @@ struct SendTicket: Sendable {
     let session: AuthSession?
     /// How many clears had run when the write was picked.
     let clearEpoch: Int
+    /// The ``TicketGate`` count when the write was picked: a clear, closing or a hand-over of
+    /// owner-less writes since then voids the ticket.
+    let gate: Int
 }

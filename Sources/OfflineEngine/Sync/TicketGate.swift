@@ -3,10 +3,11 @@ import Synchronization
 /// Counts the events that void every ticket taken before them (a clear, closing, owner-less
 /// writes passed to a user), readable without the state actor.
 ///
-/// A replay run reads the count in the actor step that picks its writes and gives them their
-/// ticket; right before each request of the run leaves, the count and the session are checked
-/// again with no `await` between the check and the send (``EngineState/mayStillSend(_:)``). The
-/// state bumps the count in the same step as the event, so a write never leaves after one.
+/// A ticket (``SendTicket``) reads the count in the actor step that makes it: the step that
+/// picks a replay run, or the one that makes a write sent at once. Right before each request
+/// leaves, the count and the session are checked again with no `await` between the check and
+/// the send (``EngineState/mayStillSend(_:)``). The state bumps the count in the same step as the
+/// event, so a write never leaves after one.
 final class TicketGate: Sendable {
     private let voids = Mutex(0)
 
