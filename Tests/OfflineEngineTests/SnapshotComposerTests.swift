@@ -41,6 +41,33 @@ struct SnapshotComposerTests {
     }
 
     @Test(
+        "an answer an earlier run of the same query asked for is shown at once: this read's refresh never reports it"
+    )
+    func earlierRunsAnswer() {
+        var composer = SnapshotComposer(
+            query: Self.query, primaryKeys: PrimaryKeys(), startAnswers: 0, refreshID: Self.key + "#second")
+        _ = composer.compose(Self.facts(), .starting)
+        let answered = Self.facts(
+            rows: [["id": 2, "title": "b"]], answer: AnswerStamp(serial: 1, refreshOf: Self.key + "#first"),
+            version: 2, answers: 1)
+        #expect(composer.compose(answered, .starting).snapshot.column("id") == ["2"])
+    }
+
+    @Test("while a new user's cache is read, a read shows no rows: none of the last user's, none partial")
+    func newCacheBeingRead() {
+        var composer = Self.composer()
+        _ = composer.compose(Self.facts(), .starting)
+        var waiting = TableFacts(table: TableID(Self.query), owner: "bob")
+        waiting.awaitingLists = true
+        waiting.version = 2
+        let shown = composer.compose(waiting, .starting).snapshot
+        #expect(shown.result == nil && shown.isFromCache && shown.pendingRowIDs.isEmpty)
+        var bobs = Self.facts(rows: [["id": 7, "title": "b"]], version: 3)
+        bobs.owner = "bob"
+        #expect(composer.compose(bobs, .starting).snapshot.column("id") == ["7"])
+    }
+
+    @Test(
         "an answer of the read's own refresh waits for the report that carries it: rows and Idle in one snapshot"
     )
     func answerThenReport() {

@@ -13,7 +13,7 @@ extension Engine {
                     let snapshots = liveReads.join(
                         query, facts: facts, primaryKeys: primaryKeys,
                         expiry: expiry(of: query, facts: facts),
-                        refresher: { makeRefresher(for: query) })
+                        refresher: { makeRefresher(for: query, answering: $0) })
                 else { throw ClientError.closed }
                 state.store.lists.noteRead([query.canonicalKey])
                 return snapshots
@@ -35,7 +35,9 @@ extension Engine {
             expire: { [weak state] serial in await state?.expire(query, answer: serial) })
     }
 
-    private func makeRefresher(for query: QueryDescription) -> Refresher {
+    /// The refresh of a live read of `query`; its answers are stamped `answering` (see
+    /// ``SnapshotComposer/refreshID``).
+    private func makeRefresher(for query: QueryDescription, answering refreshID: String) -> Refresher {
         let session = state.session
         let settled = state.signals.sessionSettled
         var environment = RefreshEnvironment(
@@ -49,7 +51,6 @@ extension Engine {
             events.send(SyncEvent(.refreshChanged(SyncEvent.Refresh($0)), table: table))
         }
         // Weak: the state keeps the live reads, which keep this refresher.
-        let key = query.canonicalKey
         let (endpoint, transport, calls, tokens) = (endpoint, transport, calls, tokens)
         return Refresher(environment: environment) { [weak state] in
             guard let state else { throw CancellationError() }
@@ -57,7 +58,8 @@ extension Engine {
                 let reads = ServerReads(
                     endpoint: endpoint, transport: transport, state: state, tokens: tokens)
                 let (rows, tick) = try await reads.fetch(query)
-                return try await state.applyAnswer(rows, query: query, requestTick: tick, answering: key)
+                return try await state.applyAnswer(
+                    rows, query: query, requestTick: tick, answering: refreshID)
             }
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Streams
 import Synchronization
 
@@ -40,7 +41,7 @@ final class LiveReads: Sendable {
     /// `nil` once closed. Each join is followed by one ``leave(_:)``.
     func join(
         _ query: QueryDescription, facts: StateBroadcast<TableFacts, Never>, primaryKeys: PrimaryKeys,
-        expiry: ListExpiry? = nil, refresher makeRefresher: () -> Refresher
+        expiry: ListExpiry? = nil, refresher makeRefresher: (_ refreshID: String) -> Refresher
     ) -> Snapshots? {
         let key = query.canonicalKey
         return state.withLock { state -> Snapshots? in
@@ -50,9 +51,12 @@ final class LiveReads: Sendable {
                 state.entries[key] = entry
                 return entry.snapshots
             }
-            let refresher = makeRefresher()
+            // Each run of the read names its refresh apart from earlier runs of the same query.
+            let refreshID = key + "#" + UUID().uuidString
+            let refresher = makeRefresher(refreshID)
             let snapshots = Self.pipeline(
-                query, facts: facts, primaryKeys: primaryKeys, refresher: refresher, expiry: expiry)
+                query, facts: facts, primaryKeys: primaryKeys, refreshID: refreshID, refresher: refresher,
+                expiry: expiry)
             state.entries[key] = Entry(query: query, refresher: refresher, snapshots: snapshots, holders: 1)
             return snapshots
         }
@@ -134,10 +138,10 @@ final class LiveReads: Sendable {
     /// The pipeline of one live read.
     private static func pipeline(
         _ query: QueryDescription, facts: StateBroadcast<TableFacts, Never>, primaryKeys: PrimaryKeys,
-        refresher: Refresher, expiry: ListExpiry?
+        refreshID: String, refresher: Refresher, expiry: ListExpiry?
     ) -> Snapshots {
         let composer = SnapshotComposer(
-            query: query, primaryKeys: primaryKeys, startAnswers: facts.value.answers)
+            query: query, primaryKeys: primaryKeys, startAnswers: facts.value.answers, refreshID: refreshID)
         // Writes to the table that cannot reach this read do not wake it (see `ReachHint`).
         let hint = ReachHint(query: query, primaryKeys: primaryKeys)
         return combineLatest(facts, refresher.states, firstMatters: { hint.mayChange($0) })

@@ -16,6 +16,10 @@ struct SnapshotComposer: Sendable {
     /// The newest answer written when the read started: later ones are the server's answers to
     /// this read (its rows are no longer only the device's).
     let startAnswers: Int
+    /// Names this read's own refresh in the answers it writes (``AnswerStamp/refreshOf``): an
+    /// answer asked by an earlier read of the same query, still under way when this one began,
+    /// is not this read's to wait for.
+    let refreshID: String
 
     private var shown: ListEntry?
     private var report = RefreshReport.starting
@@ -35,10 +39,12 @@ struct SnapshotComposer: Sendable {
     /// The keys of the fold's rows that a laid queued write touches.
     private var marks: PendingMarks
 
-    /// A composer for the live read of `query`, started when the newest answer was `startAnswers`.
-    init(query: QueryDescription, primaryKeys: PrimaryKeys, startAnswers: Int) {
+    /// A composer for the live read of `query`, started when the newest answer was `startAnswers`,
+    /// whose refresh stamps its answers with `refreshID` (by default the query's key).
+    init(query: QueryDescription, primaryKeys: PrimaryKeys, startAnswers: Int, refreshID: String? = nil) {
         self.query = query
         key = query.canonicalKey
+        self.refreshID = refreshID ?? query.canonicalKey
         self.primaryKeys = primaryKeys
         self.startAnswers = startAnswers
         marks = PendingMarks(primaryKeys: primaryKeys)
@@ -58,10 +64,12 @@ struct SnapshotComposer: Sendable {
 
     /// The snapshot for the latest facts and report.
     mutating func compose(_ facts: TableFacts, _ latest: RefreshReport) -> ComposedSnapshot {
+        // The cache changed hands and its lists are being read: nothing of the last user's
+        // rows stays on screen, and no snapshot shows the new user's writes without their list.
+        if facts.awaitingLists { return waitingForNewCache(facts, latest) }
         // An UPDATE is queued while only some of the table's lists are held (they are being
         // read): the overlay could miss rows it moves in, so the last snapshot stands until then.
-        // So it does while a new cache's lists are read: no snapshot shows the list missing.
-        if facts.awaitingLists || (!facts.listsComplete && facts.queuedUpdates > 0), var held = last {
+        if !facts.listsComplete, facts.queuedUpdates > 0, var held = last {
             held.rows = .unchanged
             held.fetchAgain = false
             return held
@@ -71,11 +79,27 @@ struct SnapshotComposer: Sendable {
         return composed
     }
 
+    /// A snapshot with no rows yet (`result` is `nil`, as before a first read) while a new
+    /// cache's lists are read; the facts after it are laid anew.
+    private mutating func waitingForNewCache(_ facts: TableFacts, _ latest: RefreshReport) -> ComposedSnapshot
+    {
+        if latest.answer <= facts.answers { report = latest }
+        (fold, shown, lastRows, holding) = (nil, nil, nil, false)
+        let snapshot = QuerySnapshot(
+            result: nil, isFromCache: true, fetchedAt: nil, hasPendingMutations: false,
+            refresh: report.state)
+        let composed = ComposedSnapshot(snapshot: snapshot, rows: .unknown, fetchAgain: false)
+        last = composed
+        return composed
+    }
+
     private mutating func composeNow(_ facts: TableFacts, _ latest: RefreshReport) -> ComposedSnapshot {
         if latest.answer <= facts.answers { report = latest }
         let entry = facts.lists[key]
         let hold =
-            entry?.answer.map { $0.refreshOf == key && $0.serial > startAnswers && $0.serial > report.answer }
+            entry?.answer.map {
+                $0.refreshOf == refreshID && $0.serial > startAnswers && $0.serial > report.answer
+            }
             ?? false
         var rebuild =
             fold == nil || facts.version != foldVersion || facts.owner != foldOwner

@@ -34,6 +34,7 @@ struct ListEntry: Sendable, Hashable {
 struct AnswerStamp: Sendable, Hashable {
     /// The answer's serial.
     var serial: Int
-    /// The canonical key of the live read whose refresh asked, or `nil` (a one-shot fetch).
+    /// The refresh that asked (``SnapshotComposer/refreshID``: its query key and the run of its
+    /// live read), or `nil` (a one-shot fetch).
     var refreshOf: String?
 }
