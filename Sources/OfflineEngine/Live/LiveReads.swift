@@ -81,11 +81,6 @@ final class LiveReads: Sendable {
         state.withLock { Set($0.entries.keys) }
     }
 
-    /// The queries of the live reads held now: the lists a new cache owner's store must give them.
-    var queries: [QueryDescription] {
-        state.withLock { $0.entries.values.map(\.query) }
-    }
-
     /// The newest snapshot of the live read of `key` while it is being read, or `nil`.
     func latest(of key: String) async -> QuerySnapshot? {
         guard let snapshots = state.withLock({ $0.entries[key]?.snapshots }), snapshots.isRunning else {
@@ -95,9 +90,11 @@ final class LiveReads: Sendable {
         return await reader.next()
     }
 
-    /// The queries of the live reads of `table`.
-    func queries(of table: TableID) -> [QueryDescription] {
-        state.withLock { state in state.entries.values.map(\.query).filter { TableID($0) == table } }
+    /// The queries of the live reads of `table` (`nil`: every table's).
+    func queries(of table: TableID? = nil) -> [QueryDescription] {
+        state.withLock { state in
+            state.entries.values.map(\.query).filter { table == nil || TableID($0) == table }
+        }
     }
 
     /// Marks the refreshes of `table`'s live reads stale (`nil`: every table's).

@@ -133,7 +133,7 @@ extension EngineState {
     /// cache would otherwise wait for lists that only a read starting again loads. A list the
     /// store cannot give stays missing, as for a read that starts now.
     func loadListsOfLiveReads() async {
-        for query in liveReads.queries {
+        for query in liveReads.queries() {
             try? await loadLists(of: TableID(query), for: query.canonicalKey)
         }
         tables.endAwaitingLists(owner: overlayOwner)
