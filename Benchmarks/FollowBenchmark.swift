@@ -83,15 +83,7 @@ enum FollowBenchmark {
         let sightings = Sightings()
 
         init() async throws {
-            var rows = [Row]()
-            for group in 0..<listCount {
-                for index in 0..<rowsPerList {
-                    rows.append([
-                        "id": .number(JSONNumber(-(group * rowsPerList + index) - 1)),
-                        "group": .number(JSONNumber(group)), "title": "row",
-                    ])
-                }
-            }
+            let rows = LiveBenchmark.listRows(groups: listCount, rowsPerGroup: rowsPerList)
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("follow-bench-\(UUID())")
             client = try await OfflineClient(
                 configuration: Configuration(
@@ -107,23 +99,8 @@ enum FollowBenchmark {
             for group in 0..<listCount {
                 let query = client.from("items").select().eq("group", value: group)
                 readers.append(
-                    Task.detached { [sightings] in
-                        var announced = false
-                        do {
-                            for try await snapshot in query.snapshots() {
-                                guard let rows = snapshot.result?.rows else { continue }
-                                if !announced, rows.count >= rowsPerList, snapshot.refresh == .idle {
-                                    announced = true
-                                    loaded.saw(0, at: .now)
-                                }
-                                if let id = rows.last?["id"]?.numberValue?.intValue, id > 0 {
-                                    sightings.saw(id, at: .now)
-                                }
-                            }
-                        } catch {
-                            return
-                        }
-                    })
+                    LiveBenchmark.reader(
+                        of: query, rowsPerList: rowsPerList, loaded: loaded, sightings: sightings))
             }
             _ = await loaded.waitUntilSeen(0, by: listCount)
             return readers

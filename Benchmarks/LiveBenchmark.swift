@@ -17,15 +17,16 @@ enum LiveBenchmark {
     /// without; the medians are compared, so a hiccup of the machine does not decide the ratio.
     private static let rounds = 5
 
-    /// The rows of the benchmark's lists: `rowsPerQuery` rows in each of `queryCount` groups,
-    /// keyed below zero so the writes' keys never meet them. The observable models' benchmark
-    /// reads the same lists.
-    static func listRows() -> [Row] {
+    /// The rows of the benchmark's lists: `rowsPerGroup` rows in each of `groups` groups (by
+    /// default `rowsPerQuery` in each of `queryCount`), keyed below zero so the writes' keys never
+    /// meet them. The observable models' benchmark reads the same lists, the follow benchmark
+    /// more of them.
+    static func listRows(groups: Int = queryCount, rowsPerGroup: Int = rowsPerQuery) -> [Row] {
         var rows = [Row]()
-        for group in 0..<queryCount {
-            for index in 0..<rowsPerQuery {
+        for group in 0..<groups {
+            for index in 0..<rowsPerGroup {
                 rows.append([
-                    "id": .number(JSONNumber(-(group * rowsPerQuery + index) - 1)),
+                    "id": .number(JSONNumber(-(group * rowsPerGroup + index) - 1)),
                     "group": .number(JSONNumber(group)),
                     "title": .string("row \(index) of group \(group)"),
                 ])
@@ -109,23 +110,7 @@ enum LiveBenchmark {
             let query = client.from("items").select().eq("group", value: group)
             for _ in 0..<readersPerQuery {
                 readers.append(
-                    Task.detached {
-                        var announcedLoad = false
-                        do {
-                            for try await snapshot in query.snapshots() {
-                                guard let rows = snapshot.result?.rows else { continue }
-                                if !announcedLoad, rows.count >= rowsPerQuery, snapshot.refresh == .idle {
-                                    announcedLoad = true
-                                    loaded.saw(0, at: .now)
-                                }
-                                if let id = rows.last?["id"]?.numberValue?.intValue, id > 0 {
-                                    sightings.saw(id, at: .now)
-                                }
-                            }
-                        } catch {
-                            return
-                        }
-                    })
+                    reader(of: query, rowsPerList: rowsPerQuery, loaded: loaded, sightings: sightings))
             }
         }
         _ = await loaded.waitUntilSeen(0, by: queryCount * readersPerQuery)
@@ -157,6 +142,31 @@ enum LiveBenchmark {
 
     /// Queued writes per second from `writerCount` tasks writing at once, each awaiting its
     /// write before the next.
+    /// A detached reader of `query`'s snapshots: it reports `0` to `loaded` once its list shows
+    /// `rowsPerList` rows fetched (Idle), and each positive id at the end of its list (a row a
+    /// benchmark added) to `sightings`.
+    static func reader(
+        of query: ReadQuery, rowsPerList: Int, loaded: Sightings, sightings: Sightings
+    ) -> Task<Void, Never> {
+        Task.detached {
+            var announcedLoad = false
+            do {
+                for try await snapshot in query.snapshots() {
+                    guard let rows = snapshot.result?.rows else { continue }
+                    if !announcedLoad, rows.count >= rowsPerList, snapshot.refresh == .idle {
+                        announcedLoad = true
+                        loaded.saw(0, at: .now)
+                    }
+                    if let id = rows.last?["id"]?.numberValue?.intValue, id > 0 {
+                        sightings.saw(id, at: .now)
+                    }
+                }
+            } catch {
+                return
+            }
+        }
+    }
+
     static func concurrentWrites(on client: OfflineClient, firstID: Int) async throws -> Double {
         let started = ContinuousClock.now
         try await withThrowingTaskGroup(of: Void.self) { group in
