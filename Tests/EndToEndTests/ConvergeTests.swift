@@ -40,11 +40,10 @@ struct ConvergeTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let gateway = try ConvergeGateway(connectionInfo: database.database.connectionInfo)
-        // The server, its chaos and the checks run off the cooperative pool, which the tests
-        // beside this one may hold for a while: a wait there is not the clients' stall.
-        try await withTaskExecutorPreference(DispatchTaskExecutor()) {
-            try await serve(gateway, database: database, folder: folder, executable: executable)
-        }
+        // The server, its chaos and the checks run off the cooperative pool (the suite's
+        // `.offCooperativePool`), which the tests beside this one may hold for a while: a wait
+        // there is not the clients' stall.
+        try await serve(gateway, database: database, folder: folder, executable: executable)
     }
 
     private func serve(_ gateway: ConvergeGateway, database: SupabaseDatabase, folder: URL, executable: URL)

@@ -108,10 +108,10 @@ struct LogicalDecodingTests {
         #expect(Wal2JsonChange.change(from: #"{"action":"T","schema":"public","table":"tasks"}"#) == nil)
     }
 
-    /// The first `count` changes the slot reads, waiting for them up to a few seconds.
+    /// The first `count` changes the slot reads, waiting for them up to a minute (the slot is read every 20 ms; a loaded machine is slow).
     private static func changes(from slot: ReplicationSlotFeed, count: Int) async throws -> [RowChange] {
         let batches = slot.batches(every: .milliseconds(20))
-        let read = try await first(of: batches.scanChanges(), within: 10) { $0.count >= count }
+        let read = try await first(of: batches.scanChanges(), within: 60) { $0.count >= count }
         return read
     }
 }

@@ -134,7 +134,7 @@ import Testing
     @Test func pullsAtMostOneElementAheadPerSide() async throws {
         let first = ScriptedSequence([Int](), end: .count)
         let second = ScriptedSequence([Int](), end: .count)
-        try await withTimeout {
+        try await withTimeout(manyHopsLimit) {
             var iterator = combineLatest(first, second).makeAsyncIterator()
             // 100 rounds show the bound; each yields to every runnable task in the process, so
             // under a full run's load 500 took as long as the timeout.

@@ -80,7 +80,7 @@ import Testing
         let readerCount = 100
         let eventCount = 1_000
         let subscribed = Countdown(readerCount)
-        let results = try await withTimeout {
+        let results = try await withTimeout(manyHopsLimit) {
             try await withThrowingTaskGroup(of: [Int].self) { group in
                 for _ in 0..<readerCount {
                     group.addTask {

@@ -130,7 +130,7 @@ import Testing
     @Test func buffersAtMostOneElementPerUpstream() async throws {
         let first = ScriptedSequence([Int](), end: .count)
         let second = ScriptedSequence([Int](), end: .count)
-        try await withTimeout {
+        try await withTimeout(manyHopsLimit) {
             var iterator = merge(first, second).makeAsyncIterator()
             var consumed = 0
             // 200 rounds show the bound; each round yields to every runnable task in the process,

@@ -220,7 +220,7 @@ private struct RunNumbers: AsyncSequence, Sendable {
         let shared = source.values().share()
         let readerCount = 20
         let ready = Countdown(readerCount)
-        let results = try await withTimeout {
+        let results = try await withTimeout(manyHopsLimit) {
             await withTaskGroup(of: [Int].self) { group in
                 for _ in 0..<readerCount {
                     group.addTask {

@@ -76,7 +76,7 @@ import Testing
             }
             return wakes
         }
-        let wakes = try await withTimeout {
+        let wakes = try await withTimeout(manyHopsLimit) {
             var progress = woken.values().makeAsyncIterator()
             for round in 1...200 {
                 signal.fire()

@@ -106,7 +106,7 @@ private actor Publisher {
         let state = StateBroadcast<Int, any Error>(0)
         let readerCount = 100
         let ready = Countdown(readerCount)
-        let results = try await withTimeout {
+        let results = try await withTimeout(manyHopsLimit) {
             try await withThrowingTaskGroup(of: [Int].self) { group in
                 for _ in 0..<readerCount {
                     group.addTask {

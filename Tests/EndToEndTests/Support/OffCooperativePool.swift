@@ -1,20 +1,18 @@
 import Testing
 
-/// Runs each test of a suite on ``DispatchTaskExecutor``'s threads instead of the cooperative
-/// pool. The end-to-end tests block in libpq (a query, a slot, the server's first start under a
-/// lock, a whole differential run); on the pool, two of them held both threads of a two-core
-/// machine, and every other test in the process stood still behind them until its own timeout
-/// fired (six Streams tests at once, in a CI run).
+/// Runs each test of a suite, and the tasks it starts in groups, on ``GrowingThreadExecutor``'s
+/// threads instead of the cooperative pool. The end-to-end tests block in libpq (a query, a
+/// slot, the server's first start under a lock, a whole differential run); on the pool, two of
+/// them held both threads of a two-core machine, and every other test in the process stood
+/// still behind them until its own timeout fired (six Streams tests at once, in a CI run).
 struct OffCooperativePool: SuiteTrait, TestTrait, TestScoping {
-    /// One executor for the process: its queue grows threads as its jobs block.
-    private static let executor = DispatchTaskExecutor()
 
     var isRecursive: Bool { true }
 
     func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await withTaskExecutorPreference(Self.executor) { try await function() }
+        try await withTaskExecutorPreference(GrowingThreadExecutor.shared) { try await function() }
     }
 }
 
