@@ -8,7 +8,6 @@ struct WriteLifeTests {
     func storedThenSent() {
         var life = WriteLife()
         #expect(!life.isReadyToSend)
-        #expect(life.handle(.sendBegan) == .ignore)
         #expect(life.handle(.stored) == .none)
         #expect(life.isReadyToSend)
         #expect(life.handle(.sendBegan) == .none)
@@ -63,5 +62,33 @@ struct WriteLifeTests {
         #expect(life.handle(.storeFailed) == .forget)
         #expect(life.phase == .dropped)
         #expect(life.handle(.stored) == .ignore)
+    }
+
+    @Test(
+        "an event that cannot happen while a write is under way stops a debug build, naming the phase and the event"
+    )
+    func impossibleEventsTrap() async {
+        await #expect(processExitsWith: .failure, "a send begun before the append committed") {
+            var life = WriteLife()
+            _ = life.handle(.sendBegan)
+        }
+        await #expect(processExitsWith: .failure, "an answer to a send never begun") {
+            var life = WriteLife()
+            _ = life.handle(.accepted)
+        }
+        await #expect(processExitsWith: .failure, "an append committed twice") {
+            var life = WriteLife()
+            _ = life.handle(.stored)
+            _ = life.handle(.stored)
+        }
+        await #expect(processExitsWith: .failure, "a send begun twice") {
+            var life = WriteLife.restored(attempts: 0, interrupted: false)
+            _ = life.handle(.sendBegan)
+            _ = life.handle(.sendBegan)
+        }
+        await #expect(processExitsWith: .failure, "a send ended that never began") {
+            var life = WriteLife.restored(attempts: 0, interrupted: false)
+            _ = life.handle(.sendEnded(mayHaveBeenApplied: false))
+        }
     }
 }

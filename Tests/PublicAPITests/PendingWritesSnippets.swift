@@ -50,7 +50,7 @@ func fixTitle(_ write: RejectedMutation, client: OfflineClient) async throws {
                                 HStack {
                                     Button("Try again") { Task { try? await client.retry(write.id) } }
                                     Button("Discard", role: .destructive) {
-                                        Task { try? await client.discard(write.id) }
+                                        Task { try? await client.dismissRejected(write.id) }
                                     }
                                 }
                             }

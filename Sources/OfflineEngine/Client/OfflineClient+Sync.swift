@@ -37,8 +37,8 @@ extension OfflineClient {
         return try await openedEngine().retryRejected(id, values: rows)
     }
 
-    /// Removes a rejected write for good, once the app has shown or handled it (the same as
-    /// ``dismissRejected(_:)``). Nothing leaves the rejected writes without the app saying so.
+    /// Removes a rejected write for good: the earlier name of ``dismissRejected(_:)``.
+    @available(*, deprecated, renamed: "dismissRejected(_:)")
     public func discard(_ id: UUID) async throws {
         try await openedEngine().dismissRejected(id)
     }

@@ -155,7 +155,13 @@ public final class OfflineClient: Sendable {
         stream { engine in engine.rejectedMutations }
     }
 
-    /// Forgets a rejected write once the app has shown it.
+    /// Removes a rejected write for good, once the app has shown or handled it: it leaves
+    /// ``rejectedMutations()`` and the store. Nothing leaves the rejected writes without the app
+    /// saying so; `retry(_:values:)` puts one back in the queue instead.
+    ///
+    /// ```swift
+    /// Button("Discard", role: .destructive) { Task { try? await client.dismissRejected(write.id) } }
+    /// ```
     public func dismissRejected(_ id: UUID) async throws {
         try await openedEngine().dismissRejected(id)
     }

@@ -1,5 +1,9 @@
 /// The life of one queued write, as a pure state machine: each event returns what the engine
-/// must do about it, and an event that cannot happen in the current phase returns `.ignore`.
+/// must do about it. Once the write has ended (settled, rejected, dropped) every event is
+/// `.ignore`d: the engine has forgotten it. An event that cannot happen in a phase still under
+/// way (a send begun before the append committed, an answer to a send never begun) is a bug in
+/// the engine: it stops a debug build with the phase and the event, and is ignored in a release
+/// build, where stopping the app would cost its queue more than the stray event can.
 ///
 /// ```
 /// handedToStore --stored--> queued --sendBegan--> inFlight --sendEnded--> queued
@@ -54,7 +58,7 @@ struct WriteLife: Sendable, Hashable {
         case clearInFlightMark
         /// Forget the write (it is no longer queued).
         case forget
-        /// The event does not apply in this phase: change nothing.
+        /// The write has ended: change nothing.
         case ignore
     }
 
@@ -116,7 +120,10 @@ struct WriteLife: Sendable, Hashable {
         case (_, .cleared):
             phase = .dropped
             return .forget
+        case (.settled, _), (.rejected, _), (.dropped, _):
+            return .ignore
         default:
+            assertionFailure("a queued write cannot see \(event) while \(phase)")
             return .ignore
         }
     }

@@ -1,10 +1,15 @@
 import Foundation
 import OfflineEngine
+import Synchronization
 
 /// A value a stream did not yield in time.
 struct NotSeen: Error, CustomStringConvertible {
     let seconds: Double
-    var description: String { "no matching value within \(seconds) s" }
+    /// The last value the stream did yield, described (cut to 800 characters), if any.
+    var last: String?
+    var description: String {
+        "no matching value within \(seconds) s" + (last.map { "; the last one: \($0)" } ?? "; none came")
+    }
 }
 
 /// The first element of `stream` for which `matches` holds; fails after `seconds` of real time
@@ -12,17 +17,26 @@ struct NotSeen: Error, CustomStringConvertible {
 func first<S: AsyncSequence & Sendable>(
     of stream: S, within seconds: Double = 30, where matches: @escaping @Sendable (S.Element) -> Bool
 ) async throws -> S.Element where S.Element: Sendable {
-    try await withThrowingTaskGroup(of: S.Element?.self) { group in
+    // The last value seen, to say what the stream showed instead when none matches.
+    let last = LatestValue<S.Element>()
+    let notSeen: @Sendable () -> NotSeen = {
+        NotSeen(
+            seconds: seconds, last: last.latest.map { String(String(describing: $0).prefix(800)) })
+    }
+    return try await withThrowingTaskGroup(of: S.Element?.self) { group in
         group.addTask {
-            for try await element in stream where matches(element) { return element }
+            for try await element in stream {
+                if matches(element) { return element }
+                last.record(element)
+            }
             return nil
         }
         group.addTask {
             try await Task.sleep(for: .seconds(seconds))
-            throw NotSeen(seconds: seconds)
+            throw notSeen()
         }
         defer { group.cancelAll() }
-        guard let found = try await group.next(), let element = found else { throw NotSeen(seconds: seconds) }
+        guard let found = try await group.next(), let element = found else { throw notSeen() }
         return element
     }
 }

@@ -34,8 +34,10 @@ enum HelperProcess {
     static func run(
         _ executable: URL, _ arguments: [String], onLine: @escaping @Sendable (String) -> Duration?
     ) async throws -> [String] {
+        // A thread of its own: dispatch's global threads grow slowly on Linux, and the tests
+        // opening stores beside this one hold them.
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 continuation.resume(with: Result { try runBlocking(executable, arguments, onLine: onLine) })
             }
         }
@@ -74,8 +76,12 @@ enum HelperProcess {
                     let nanoseconds =
                         delay.components.seconds * 1_000_000_000 + delay.components.attoseconds
                         / 1_000_000_000
-                    // The pipe stays open until the child dies, so it has not been reaped yet.
-                    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
+                    // The pipe stays open until the child dies, so it has not been reaped yet. On a
+                    // thread of its own, so the kill lands when asked for even on a busy machine
+                    // (from dispatch's global queue, in a loaded run, not one kill of 20 landed
+                    // before its child had finished).
+                    Thread.detachNewThread {
+                        usleep(useconds_t(nanoseconds / 1_000))
                         ended.withLock { ended in if !ended { kill(pid, SIGKILL) } }
                     }
                 }

@@ -55,7 +55,7 @@ struct ClientOutcomeTests {
             return
         }
         #expect(kept == [["id": 1]])
-        try await third.client.discard(ids[1])
+        try await third.client.dismissRejected(ids[1])
         #expect(try await third.client.outcome(of: ids[1]) == .unknown)
         await third.client.close()
     }

@@ -103,7 +103,7 @@ struct ClientSyncControlTests {
         await fixture.client.enableNetwork()
         let rejected = try await firstValue(of: fixture.client.rejectedMutations()) { !$0.isEmpty }
         #expect(try await Self.rejected(fixture).stored == rejected.map(\.id))
-        try await fixture.client.discard(rejected[0].id)
+        try await fixture.client.dismissRejected(rejected[0].id)
         let state = try await Self.rejected(fixture)
         #expect(state.shown.isEmpty && state.stored.isEmpty)
         await fixture.client.close()

@@ -115,7 +115,7 @@ struct SyncStatusModelTests {
             _ = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
             await fixture.client.enableNetwork()
             _ = try await rejected.value { $0 == ["23514"] }
-            try await fixture.client.discard(model.rejected[0].id)
+            try await fixture.client.dismissRejected(model.rejected[0].id)
             _ = try await rejected.value { $0.isEmpty }
             #expect(model.pendingCount == 0)
             group.cancelAll()
