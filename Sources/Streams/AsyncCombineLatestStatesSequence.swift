@@ -8,16 +8,23 @@ import Synchronization
 /// where `combineLatest` over their `values()` runs a task per side. It finishes once both
 /// holders have finished; a cancelled reader returns `nil`.
 ///
+/// `settleYields` is how many times a woken reader yields before it reads (none by default):
+/// the work already waiting then runs first, so a burst of changes made by callers running at
+/// once (writers queueing writes, say) is read as one combination instead of one per change.
+/// On an idle system a yield costs microseconds; under load each lets every waiting task run.
+///
 /// ```swift
-/// for await (facts, refresh) in combineLatest(tableFacts, refresher.states) {
+/// for await (facts, refresh) in combineLatest(tableFacts, refresher.states, settleYields: 64) {
 ///     render(compose(facts, refresh))
 /// }
 /// ```
 public func combineLatest<First: Sendable, Second: Sendable>(
     _ first: StateBroadcast<First, Never>,
-    _ second: StateBroadcast<Second, Never>
+    _ second: StateBroadcast<Second, Never>,
+    settleYields: Int = 0
 ) -> AsyncCombineLatestStatesSequence<First, Second> {
-    AsyncCombineLatestStatesSequence(first: first, second: second, firstMatters: nil)
+    AsyncCombineLatestStatesSequence(
+        first: first, second: second, firstMatters: nil, settleYields: settleYields)
 }
 
 /// Combines the newest values of two state holders, as `combineLatest(_:_:)` does, but a waiting
@@ -34,9 +41,11 @@ public func combineLatest<First: Sendable, Second: Sendable>(
 public func combineLatest<First: Sendable, Second: Sendable>(
     _ first: StateBroadcast<First, Never>,
     _ second: StateBroadcast<Second, Never>,
-    firstMatters: @escaping @Sendable (First) -> Bool
+    firstMatters: @escaping @Sendable (First) -> Bool,
+    settleYields: Int = 0
 ) -> AsyncCombineLatestStatesSequence<First, Second> {
-    AsyncCombineLatestStatesSequence(first: first, second: second, firstMatters: firstMatters)
+    AsyncCombineLatestStatesSequence(
+        first: first, second: second, firstMatters: firstMatters, settleYields: settleYields)
 }
 
 /// The newest values of two state holders, as tuples; see
@@ -50,20 +59,24 @@ public struct AsyncCombineLatestStatesSequence<First: Sendable, Second: Sendable
     @usableFromInline let first: StateBroadcast<First, Never>
     @usableFromInline let second: StateBroadcast<Second, Never>
     @usableFromInline let firstMatters: (@Sendable (First) -> Bool)?
+    @usableFromInline let settleYields: Int
 
     init(
         first: StateBroadcast<First, Never>, second: StateBroadcast<Second, Never>,
-        firstMatters: (@Sendable (First) -> Bool)?
+        firstMatters: (@Sendable (First) -> Bool)?, settleYields: Int
     ) {
         self.first = first
         self.second = second
         self.firstMatters = firstMatters
+        self.settleYields = settleYields
     }
 
     /// A new reader; its first element is both holders' values when it asks.
     @inlinable
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(reader: Reader(first: first, second: second, firstMatters: firstMatters))
+        AsyncIterator(
+            reader: Reader(
+                first: first, second: second, firstMatters: firstMatters, settleYields: settleYields))
     }
 
     /// One reader of both holders.
@@ -95,6 +108,7 @@ public struct AsyncCombineLatestStatesSequence<First: Sendable, Second: Sendable
         @usableFromInline let first: StateBroadcast<First, Never>
         @usableFromInline let second: StateBroadcast<Second, Never>
         @usableFromInline let firstMatters: (@Sendable (First) -> Bool)?
+        @usableFromInline let settleYields: Int
         @usableFromInline let id: UInt64
         @usableFromInline let waker = StateWaker()
         /// The versions last delivered (`nil`: nothing yet).
@@ -103,11 +117,12 @@ public struct AsyncCombineLatestStatesSequence<First: Sendable, Second: Sendable
         @usableFromInline
         init(
             first: StateBroadcast<First, Never>, second: StateBroadcast<Second, Never>,
-            firstMatters: (@Sendable (First) -> Bool)?
+            firstMatters: (@Sendable (First) -> Bool)?, settleYields: Int
         ) {
             self.first = first
             self.second = second
             self.firstMatters = firstMatters
+            self.settleYields = settleYields
             id = readerIDs.add(1, ordering: .relaxed).newValue
         }
 
@@ -133,12 +148,9 @@ public struct AsyncCombineLatestStatesSequence<First: Sendable, Second: Sendable
             return nil
         }
 
-        /// Lets the work already waiting run before the reader reads: a burst of changes made
-        /// by callers running at once (writers queueing writes, say) is then read as one
-        /// combination instead of one per change, and whatever reads the combinations downstream
-        /// is woken once for the burst. `settleYields` yields: on an idle system they cost tens of
-        /// microseconds; under load each lets every task already waiting run, so a wake collects
-        /// what the burst adds meanwhile (see the README's performance notes for the figures).
+        /// Lets the work already waiting run before the reader reads (`settleYields` yields, as
+        /// the caller chose): a burst of changes is then read as one combination, and whatever
+        /// reads the combinations downstream is woken once for the burst.
         @usableFromInline
         func settle() async {
             for _ in 0..<settleYields { await Task.yield() }
@@ -150,9 +162,6 @@ public struct AsyncCombineLatestStatesSequence<First: Sendable, Second: Sendable
         }
     }
 }
-
-/// How many times a woken combined reader yields before it reads (see `Reader.settle()`).
-@usableFromInline let settleYields = 64
 
 /// Ids of combined readers, unique among all holders.
 private let readerIDs = Atomic<UInt64>(0)

@@ -32,6 +32,41 @@ struct CombineLatestStatesTests {
         #expect(next?.0 == 5 && next?.1 == "z")
     }
 
+    @Test(
+        "a reader settles only when asked: with settleYields it reads a burst of waiting writers as one combination, without it one per step",
+        arguments: [0, 64])
+    func settleIsTheCallersChoice(_ yields: Int) async throws {
+        let numbers = StateBroadcast<Int, Never>(0)
+        let words = StateBroadcast<String, Never>("a")
+        // One thread, jobs in order: the writers' second steps wait behind the reader's wake.
+        let combinations = try await withTimeout {
+            await withTaskExecutorPreference(OneThreadExecutor()) {
+                var reader = combineLatest(numbers, words, settleYields: yields).makeAsyncIterator()
+                _ = await reader.next()
+                return await withTaskGroup(of: Void.self) { writers in
+                    for writer in 1...4 {
+                        writers.addTask {
+                            numbers.send(writer)
+                            await Task.yield()
+                            numbers.send(writer * 10)
+                        }
+                    }
+                    var seen: [Int] = []
+                    while let (number, _) = await reader.next() {
+                        seen.append(number)
+                        if number == 40 { break }
+                    }
+                    return seen
+                }
+            }
+        }
+        if yields == 0 {
+            #expect(combinations.count > 1, "\(combinations)")
+        } else {
+            #expect(combinations == [40])
+        }
+    }
+
     @Test("a reader waiting for a change is woken by either holder")
     func waitingReaderWakes() async throws {
         let numbers = StateBroadcast<Int, Never>(0)

@@ -132,6 +132,11 @@ final class LiveReads: Sendable {
         }
     }
 
+    /// How many times a woken live read yields before it composes: writers queueing writes at
+    /// once are then composed as one snapshot, not one per write (see the README's performance
+    /// notes for the figures).
+    static let settleYields = 64
+
     /// The pipeline of one live read.
     private static func pipeline(
         _ query: QueryDescription, facts: StateBroadcast<TableFacts, Never>, primaryKeys: PrimaryKeys,
@@ -141,21 +146,23 @@ final class LiveReads: Sendable {
             query: query, primaryKeys: primaryKeys, startAnswers: facts.value.answers, refreshID: refreshID)
         // Writes to the table that cannot reach this read do not wake it (see `ReachHint`).
         let hint = ReachHint(query: query, primaryKeys: primaryKeys)
-        return combineLatest(facts, refresher.states, firstMatters: { hint.mayChange($0) })
-            .scan(composer) { composer, input in
-                let composed = composer.compose(input.0, input.1)
-                hint.composed(composer.takeListKeys())
-                if composed.fetchAgain { refresher.markStale(.write) }
-                return composed
+        return combineLatest(
+            facts, refresher.states, firstMatters: { hint.mayChange($0) }, settleYields: Self.settleYields
+        )
+        .scan(composer) { composer, input in
+            let composed = composer.compose(input.0, input.1)
+            hint.composed(composer.takeListKeys())
+            if composed.fetchAgain { refresher.markStale(.write) }
+            return composed
+        }
+        .distinct { shown, next in shown.shows(next) }
+        .mapSync(\.snapshot)
+        .share(alongside: {
+            // The refresh, and the timer that ends the list's time to live, if it has one.
+            await withDiscardingTaskGroup { group in
+                group.addTask { await refresher.run() }
+                if let expiry { group.addTask { await expiry.run() } }
             }
-            .distinct { shown, next in shown.shows(next) }
-            .mapSync(\.snapshot)
-            .share(alongside: {
-                // The refresh, and the timer that ends the list's time to live, if it has one.
-                await withDiscardingTaskGroup { group in
-                    group.addTask { await refresher.run() }
-                    if let expiry { group.addTask { await expiry.run() } }
-                }
-            })
+        })
     }
 }
