@@ -16,9 +16,11 @@
 /// - "In a row" counts failures while the network is believed up; any answer from the server
 ///   (applied, refused, untrusted) ends the row, and the network coming back starts a new row.
 /// - Paused makes no attempts: it waits for the network to come back.
-/// - A stale mark only matters in Idle (the edge) and during an attempt (noted, so that an answer
-///   refused for good is followed by a new attempt instead of Idle); elsewhere a refresh is
-///   already pending and nothing changes.
+/// - A stale mark only matters in Idle (the edge) and during an attempt (noted, so that the
+///   answer, refused for good or applied, is followed by a new attempt instead of Idle: a mark
+///   that does not move the table's mark, as `refreshLiveReads()` or a poll, would otherwise be
+///   lost to an answer that left before it); elsewhere a refresh is already pending and nothing
+///   changes.
 /// - The network coming back or the session settling during an attempt is noted too: if that
 ///   attempt then fails or is untrusted, the next one starts at once instead of after a wait.
 /// - An answer refused with `askAgain: false` (it left before `clearLocalData()`) with no stale
@@ -182,6 +184,13 @@ struct RefreshStateMachine: Sendable {
         // Any answer ends the row of failures: the server is reachable.
         failuresInARow = 0
         switch outcome {
+        case .applied where notes.markedStale:
+            // The rows were marked stale after this request left (the app asked for fresh rows,
+            // a poll, a change it could not lay): it is not the refresh asked for. Asked again at
+            // once, as a refused answer is, with no Idle between.
+            refusalsInARow = 0
+            untrustedInARow = 0
+            return Step(next: attemptUnlessRestoring())
         case .applied:
             refusalsInARow = 0
             untrustedInARow = 0

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import OfflineEngineTesting
 import Testing
 
@@ -70,6 +71,36 @@ struct LiveReadPollingTests {
         _ = try await firstValue(of: tasks.snapshots()) { $0.result?.rows.count == 2 }
         try await eventually { fixture.gets.count == 4 }
         for reader in readers { reader.cancel() }
+        await fixture.client.close()
+    }
+
+    @Test(
+        "refreshLiveReads() while a fetch is in flight: the read fetches again after that answer, so it rests only on rows asked for after the call"
+    )
+    func refreshDuringAFetch() async throws {
+        let fixture = try await ClientFixture(tables: ["tasks": [Self.milk]])
+        let read = fixture.client.from("tasks").select().order("id")
+        let reader = collect(read.snapshots(), into: AsyncLog<QuerySnapshot>())
+        _ = try await firstValue(of: read.snapshots(), where: Self.fetched)
+        // The next GET is answered with the rows of when it arrived, held until the app has
+        // asked again; the server's rows change meanwhile.
+        let gate = Gate()
+        let held = Mutex(false)
+        fixture.probe.answer { request in
+            guard request.method == .get, !held.withLock({ $0 }) else { return nil }
+            held.withLock { $0 = true }
+            await gate.wait()
+            return jsonResponse([Self.milk])
+        }
+        try await fixture.client.refreshLiveReads()
+        _ = try await fixture.probe.gets(atLeast: 2)
+        await fixture.server.setRows([Self.milk, Self.bread], of: "tasks")
+        try await fixture.client.refreshLiveReads()
+        gate.open()
+        let rested = try await firstValue(of: read.snapshots()) { $0.refresh == .idle && $0.result?.rows.count == 2 }
+        #expect(rested.result?.rows.map { $0["title"] } == ["milk", "bread"])
+        #expect(fixture.gets.count == 3)
+        reader.cancel()
         await fixture.client.close()
     }
 }
