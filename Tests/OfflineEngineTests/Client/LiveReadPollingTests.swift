@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import OfflineEngineTesting
+import Synchronization
 import Testing
 
 @testable import OfflineEngine
@@ -97,7 +97,9 @@ struct LiveReadPollingTests {
         await fixture.server.setRows([Self.milk, Self.bread], of: "tasks")
         try await fixture.client.refreshLiveReads()
         gate.open()
-        let rested = try await firstValue(of: read.snapshots()) { $0.refresh == .idle && $0.result?.rows.count == 2 }
+        let rested = try await firstValue(of: read.snapshots()) {
+            $0.refresh == .idle && $0.result?.rows.count == 2
+        }
         #expect(rested.result?.rows.map { $0["title"] } == ["milk", "bread"])
         #expect(fixture.gets.count == 3)
         reader.cancel()
