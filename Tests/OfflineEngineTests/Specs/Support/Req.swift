@@ -8,6 +8,8 @@ struct Req: Sendable, CustomStringConvertible {
     var table: String?
     /// The user whose token the request must carry (`token-<user>`; `anon`: the API key).
     var user: String?
+    /// A row id the request's body must carry.
+    var row: Int?
 
     static func get(_ table: String? = nil) -> Req { Req(method: .get, table: table) }
     static func post(_ table: String? = nil) -> Req { Req(method: .post, table: table) }
@@ -20,6 +22,13 @@ struct Req: Sendable, CustomStringConvertible {
     func by(_ user: String) -> Req {
         var copy = self
         copy.user = user
+        return copy
+    }
+
+    /// This match, only for requests whose body carries the row with this id.
+    func carrying(_ id: Int) -> Req {
+        var copy = self
+        copy.row = id
         return copy
     }
 
@@ -38,6 +47,7 @@ struct Req: Sendable, CustomStringConvertible {
             if request.headers["Authorization"] != "Bearer \(token)" { return false }
         }
         if request.headers["apikey"] != "anon-key" { return false }
+        if let row, !request.bodyRows.contains(where: { $0["id"] == .number(JSONNumber(row)) }) { return false }
         return true
     }
 

@@ -11,12 +11,16 @@ struct Scenario: Sendable {
     var user: String? = "u1"
     /// Relaunches need a folder: the scenario runs on the on-disk store only.
     var diskOnly = false
+    /// Why the scenario cannot pass yet (a known library bug): it is left out of the run.
+    var known: String?
     var steps: [Step]
 
     init(
         _ name: String, tables: [String: [Row]] = ["tasks": []], primaryKeys: [String: [String]] = [:],
-        trust: ResponseTrust = .any, user: String? = "u1", diskOnly: Bool = false, steps: [Step]
+        trust: ResponseTrust = .any, user: String? = "u1", diskOnly: Bool = false, known: String? = nil,
+        steps: [Step]
     ) {
+        self.known = known
         self.name = name
         self.tables = tables
         self.primaryKeys = primaryKeys
@@ -42,7 +46,7 @@ struct SpecCase: Sendable, CustomTestStringConvertible {
 
     /// Every pair of a scenario and a store it runs on.
     static func cases(_ scenarios: [Scenario]) -> [SpecCase] {
-        scenarios.flatMap { scenario in
+        scenarios.filter { $0.known == nil }.flatMap { scenario in
             SpecStore.allCases.filter { !scenario.diskOnly || $0 == .disk }
                 .map { SpecCase(scenario: scenario, store: $0) }
         }

@@ -26,7 +26,9 @@ extension ScenarioRun {
                 throw Failure(description: "\(name) showed \(Shows.describe(hit))")
             }
         case .sent(let match, let count):
-            try await sent(match, count: count)
+            try await sent(match, count: count, exactly: true)
+        case .sentAtLeast(let match, let count):
+            try await sent(match, count: count, exactly: false)
         case .queue(let count):
             try await until("the queue holding \(count)", client.pendingMutationCount()) { $0 == count }
         case .pending(let table, let ids):
@@ -38,7 +40,7 @@ extension ScenarioRun {
         case .server(let table, let ids):
             try await serverHolds(table, ids: ids)
         case .sleeps(let durations):
-            guard clock.sleepLog == durations else {
+            guard clock.sleepLog.starts(with: durations) else {
                 throw Failure(description: "the clock's sleeps were \(clock.sleepLog), not \(durations)")
             }
         case .session(let user):
@@ -61,7 +63,7 @@ extension ScenarioRun {
         return list
     }
 
-    private func sent(_ match: Req, count: Int) async throws {
+    private func sent(_ match: Req, count: Int, exactly: Bool) async throws {
         let log = transport.log
         let matching: @Sendable () -> [HTTPRequest] = { log.values.filter(match.matches) }
         do {
@@ -73,7 +75,7 @@ extension ScenarioRun {
             }
         } catch is TimedOut {}
         let requests = matching()
-        guard requests.count == count else {
+        guard requests.count == count || (!exactly && requests.count > count) else {
             let all = log.values.map { "\($0.method) \($0.url.path)" }
             throw Failure(description: "\(requests.count) requests \(match), not \(count); all: \(all)")
         }

@@ -58,6 +58,8 @@ enum Step: Sendable {
     case neverSaw(String, Shows)
     /// Waits until `count` requests matching were sent, then checks there are exactly that many.
     case sent(Req, Int)
+    /// Waits until at least `count` requests matching were sent.
+    case sentAtLeast(Req, Int)
     /// The queue holds `count` writes (all tables, the current user's view).
     case queue(Int)
     /// The current user's pending writes of a table touch these row ids, in order.
@@ -66,7 +68,7 @@ enum Step: Sendable {
     case rejected([String])
     /// The server's rows of a table, by id (waits until they match).
     case server(String, [Int])
-    /// The clock's sleeps so far, in order.
+    /// The clock's sleeps so far begin with these, in order (the next wait may already be asleep).
     case sleeps([Duration])
     /// The session settles on this user (`nil`: signed out).
     case session(String?)
