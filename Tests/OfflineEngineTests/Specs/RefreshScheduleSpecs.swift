@@ -63,6 +63,7 @@ struct RefreshScheduleSpecs {
                 .answer(.get(), .reject(500, "XX000")),
                 .live("all", .all),
                 .sent(.get(), 1),
+                .advance(.zero),
                 .networkDown,
                 .advance(.milliseconds(300)),
                 .see("all", .paused),

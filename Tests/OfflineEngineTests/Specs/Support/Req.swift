@@ -10,6 +10,8 @@ struct Req: Sendable, CustomStringConvertible {
     var user: String?
     /// A row id the request's body must carry.
     var row: Int?
+    /// Text the request's `Prefer` header must hold.
+    var prefer: String?
 
     static func get(_ table: String? = nil) -> Req { Req(method: .get, table: table) }
     static func post(_ table: String? = nil) -> Req { Req(method: .post, table: table) }
@@ -32,6 +34,13 @@ struct Req: Sendable, CustomStringConvertible {
         return copy
     }
 
+    /// This match, only for requests whose `Prefer` header holds `text`.
+    func preferring(_ text: String) -> Req {
+        var copy = self
+        copy.prefer = text
+        return copy
+    }
+
     func matches(_ request: HTTPRequest) -> Bool {
         switch method {
         case .get where request.method != .get: return false
@@ -47,6 +56,7 @@ struct Req: Sendable, CustomStringConvertible {
             if request.headers["Authorization"] != "Bearer \(token)" { return false }
         }
         if request.headers["apikey"] != "anon-key" { return false }
+        if let prefer, request.headers["Prefer"]?.contains(prefer) != true { return false }
         if let row, !request.bodyRows.contains(where: { $0["id"] == .number(JSONNumber(row)) }) { return false }
         return true
     }
@@ -66,6 +76,8 @@ enum Answer: Sendable, CustomStringConvertible {
     case proxyPage(Int)
     /// A 2xx with an empty body.
     case empty(Int)
+    /// A JSON response with this text as its body, valid or not.
+    case body(Int, String)
     /// The connection fails before the server sees the request.
     case transportFailure
     /// The server applies the request and the answer never arrives.
@@ -79,6 +91,7 @@ enum Answer: Sendable, CustomStringConvertible {
         case .unavailable(let after): "503" + (after.map { " Retry-After \($0)" } ?? "")
         case .proxyPage(let status): "HTML page \(status)"
         case .empty(let status): "empty \(status)"
+        case .body(let status, let text): "\(status) \(text)"
         case .transportFailure: "transport failure"
         case .lost: "answer lost"
         case .hang: "hang"

@@ -7,6 +7,8 @@ struct Scenario: Sendable {
     var name: String
     var tables: [String: [Row]] = ["tasks": []]
     var primaryKeys: [String: [String]] = [:]
+    /// Per-table settings: keys and values made on the device (SPEC.md §8).
+    var settings: [String: TableSettings] = [:]
     var responseTrust: ResponseTrust = .any
     var user: String? = "u1"
     /// Relaunches need a folder: the scenario runs on the on-disk store only.
@@ -17,6 +19,7 @@ struct Scenario: Sendable {
 
     init(
         _ name: String, tables: [String: [Row]] = ["tasks": []], primaryKeys: [String: [String]] = [:],
+        settings: [String: TableSettings] = [:],
         trust: ResponseTrust = .any, user: String? = "u1", diskOnly: Bool = false, known: String? = nil,
         steps: [Step]
     ) {
@@ -24,6 +27,7 @@ struct Scenario: Sendable {
         self.name = name
         self.tables = tables
         self.primaryKeys = primaryKeys
+        self.settings = settings
         self.responseTrust = trust
         self.user = user
         self.diskOnly = diskOnly

@@ -60,6 +60,8 @@ extension ScenarioRun {
             clock.advance(by: duration)
         case .relaunch:
             try await relaunch()
+        case .close:
+            try await closeClient()
         default:
             try await check(step, on: client)
         }

@@ -77,13 +77,21 @@ final class ScenarioRun {
     func launch() async throws {
         clock = ManualClock()
         let storage: Storage = folder.map { .directory($0) } ?? .inMemory
-        let configuration = Configuration(
+        var configuration = Configuration(
             url: URL(string: "https://example.invalid")!, apiKey: "anon-key", storage: storage,
             primaryKeys: spec.scenario.primaryKeys, responseTrust: spec.scenario.responseTrust, clock: clock,
             transport: transport)
-        let opened = try await guarded("open") { try await OfflineClient(configuration: configuration) }
+        configuration.tables = spec.scenario.settings
+        let opened = try await guarded("open") { [configuration] in try await OfflineClient(configuration: configuration) }
         client = opened
         if networkDown { await opened.disableNetwork() }
+    }
+
+    /// Closes the client as the app would, keeping it, so later steps see what a closed client does.
+    func closeClient() async throws {
+        transport.release()
+        guard let client else { return }
+        try await guarded("close") { await client.close() }
     }
 
     /// Ends everything the scenario started: held requests go on, the live reads end, the feed

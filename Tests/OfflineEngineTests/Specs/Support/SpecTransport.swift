@@ -20,15 +20,20 @@ final class SpecTransport: HTTPTransport, Sendable {
         /// Requests held by `.hang`, until released or cancelled.
         var held: [Int: CheckedContinuation<Void, Never>] = [:]
         var nextHold = 0
+        /// Hangs taken by a request that has not reached its wait yet.
+        var arriving: Set<Int> = []
+        /// Hangs released (or cancelled) before their request reached its wait.
+        var passed: Set<Int> = []
         /// Set at teardown: no request hangs any more.
         var noMoreHangs = false
-        var cancelledEarly: Set<Int> = []
     }
 
     private let server: any HTTPTransport
     private let state = Mutex(State())
     /// Every request that got past the unreachable check, in order.
     let log = AsyncLog<HTTPRequest>()
+    /// What became of each held request, for failure messages.
+    let holds = AsyncLog<String>()
 
     init(server: any HTTPTransport) {
         self.server = server
@@ -42,10 +47,15 @@ final class SpecTransport: HTTPTransport, Sendable {
         state.withLock { $0.rules.append(Rule(match: match, answer: answer, remaining: times)) }
     }
 
-    /// Lets every held request go on; with `forever`, none hangs afterwards either.
+    /// Lets every held request go on, and lifts the hangs no request has taken yet (a request
+    /// may reach the wire after the step that releases it); with `forever`, none hangs
+    /// afterwards either.
     func release(forever: Bool = false) {
         let held = state.withLock { state in
             if forever { state.noMoreHangs = true }
+            state.passed.formUnion(state.arriving)
+            state.rules.removeAll { if case .hang = $0.answer { true } else { false } }
+            state.arriving = []
             defer { state.held = [:] }
             return Array(state.held.values)
         }
@@ -53,13 +63,18 @@ final class SpecTransport: HTTPTransport, Sendable {
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let answer = try state.withLock { state -> Answer? in
+        let (answer, hold) = try state.withLock { state -> (Answer?, Int) in
             if state.unreachable { throw TransportError(kind: .cannotConnect) }
-            guard let index = state.rules.firstIndex(where: { $0.match.matches(request) }) else { return nil }
+            guard let index = state.rules.firstIndex(where: { $0.match.matches(request) }) else { return (nil, 0) }
             let answer = state.rules[index].answer
             state.rules[index].remaining -= 1
             if state.rules[index].remaining <= 0 { state.rules.remove(at: index) }
-            return answer
+            guard case .hang = answer else { return (answer, 0) }
+            // The hang is counted from here, so a release that comes before the request reaches
+            // its wait still lets it go.
+            state.nextHold += 1
+            state.arriving.insert(state.nextHold)
+            return (answer, state.nextHold)
         }
         log.append(request)
         switch answer {
@@ -74,28 +89,30 @@ final class SpecTransport: HTTPTransport, Sendable {
             return HTTPResponse(status: status, headers: ["Content-Type": "text/html"], body: Data(page.utf8))
         case .empty(let status):
             return HTTPResponse(status: status)
+        case .body(let status, let text):
+            return HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(text.utf8))
         case .transportFailure:
             throw TransportError(kind: .connectionLost)
         case .lost:
             _ = try await server.send(request)
             throw TransportError(kind: .connectionLost)
         case .hang:
-            await hold()
+            await wait(hold)
+            if Task.isCancelled { holds.append("hold \(hold) cancelled") }
             try Task.checkCancellation()
-            return try await server.send(request)
+            let response = try await server.send(request)
+            holds.append("hold \(hold) answered \(response.status)")
+            return response
         }
     }
 
     /// Waits until released, or until the sending task is cancelled.
-    private func hold() async {
-        let id = state.withLock { state in
-            state.nextHold += 1
-            return state.nextHold
-        }
+    private func wait(_ id: Int) async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let now = state.withLock { state -> Bool in
-                    if state.noMoreHangs || state.cancelledEarly.remove(id) != nil { return true }
+                    state.arriving.remove(id)
+                    if state.noMoreHangs || state.passed.remove(id) != nil { return true }
                     state.held[id] = continuation
                     return false
                 }
@@ -104,7 +121,7 @@ final class SpecTransport: HTTPTransport, Sendable {
         } onCancel: {
             let waiter = state.withLock { state in
                 guard let waiter = state.held.removeValue(forKey: id) else {
-                    state.cancelledEarly.insert(id)
+                    if state.arriving.remove(id) != nil { state.passed.insert(id) }
                     return CheckedContinuation<Void, Never>?.none
                 }
                 return waiter

@@ -48,6 +48,8 @@ enum Step: Sendable {
     case advance(Duration)
     /// Closes the client without draining and opens a new one on the same folder (disk only).
     case relaunch
+    /// `close()`; the closed client stays for the steps after.
+    case close
 
     // Expectations.
     /// Waits until the named live read shows a snapshot that matches (from its latest one on).
