@@ -78,7 +78,9 @@ struct ConnectivitySpecs {
         Scenario(
             "a call after close() fails with a closed error",
             tables: SpecRows.one,
-            steps: [.fetch(.all, Shows(ids: [1])), .close, .fetch(.all, nil), .insert(["id": 2], ends: .fails)]),
+            steps: [
+                .fetch(.all, Shows(ids: [1])), .close, .fetch(.all, nil), .insert(["id": 2], ends: .fails),
+            ]),
         Scenario(
             "close() does not lose the queue: the writes replay on the next launch",
             diskOnly: true,

@@ -61,7 +61,9 @@ struct FeedSpecs {
             steps: following + [
                 .networkDown,
                 .write(.update("tasks", set: ["title": "mine"], where: .eq("id", 1)), ends: .queued),
-                .feed(.change(.update(["id": 1, "title": "theirs", "done": false], old: ["id": 1], in: "tasks"))),
+                .feed(
+                    .change(
+                        .update(["id": 1, "title": "theirs", "done": false], old: ["id": 1], in: "tasks"))),
                 .feed(.change(.insert(["id": 9, "title": "new", "done": false], into: "tasks"))),
                 .see("open", Shows(ids: [1, 2, 9], pending: true)),
                 .see("open", Shows("title", ["mine", "b", "new"])),
@@ -71,7 +73,9 @@ struct FeedSpecs {
             tables: SpecRows.two,
             steps: following + [
                 .feed(.disconnected),
-                .serverRows("tasks", [["id": 1, "done": false], ["id": 2, "done": false], ["id": 3, "done": false]]),
+                .serverRows(
+                    "tasks",
+                    [["id": 1, "done": false], ["id": 2, "done": false], ["id": 3, "done": false]]),
                 .feed(.subscribed),
                 .sent(.get(), 3),
                 .see("open", Shows(ids: [1, 2, 3], refresh: .idle)),

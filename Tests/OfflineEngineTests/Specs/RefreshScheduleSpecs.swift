@@ -8,7 +8,9 @@ struct RefreshScheduleSpecs {
     @Test(arguments: SpecCase.cases(scenarios))
     func scenario(_ spec: SpecCase) async { await spec.play() }
 
-    private static let failing: [Step] = [.answer(.get(), .reject(500, "XX000"), times: 10), .live("all", .all)]
+    private static let failing: [Step] = [
+        .answer(.get(), .reject(500, "XX000"), times: 10), .live("all", .all),
+    ]
 
     static let scenarios: [Scenario] = [
         Scenario(

@@ -103,7 +103,9 @@ struct ReplaySpecs {
             ]),
         Scenario(
             "400: the write is rejected with the server's code and leaves the queue",
-            steps: replaying(.reject(400, "PGRST102")) + [.rejected(["PGRST102"]), .queue(0), .server("tasks", [])]),
+            steps: replaying(.reject(400, "PGRST102")) + [
+                .rejected(["PGRST102"]), .queue(0), .server("tasks", []),
+            ]),
         Scenario(
             "403/42501 (RLS): the write is rejected with the server's code",
             steps: replaying(.reject(403, "42501")) + [.rejected(["42501"]), .queue(0)]),

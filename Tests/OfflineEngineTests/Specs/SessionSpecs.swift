@@ -110,10 +110,15 @@ struct SessionSpecs {
             ]),
         Scenario(
             "clearLocalData() wipes the queue",
-            steps: [.networkDown, .insert(["id": 1], ends: .queued), .queue(1), .clear, .queue(0), .pending("tasks", [])]),
+            steps: [
+                .networkDown, .insert(["id": 1], ends: .queued), .queue(1), .clear, .queue(0),
+                .pending("tasks", []),
+            ]),
         Scenario(
             "clearLocalData() wipes the rejected writes",
-            steps: ReplaySpecs.replaying(.reject(403, "42501")) + [.rejected(["42501"]), .clear, .rejected([])]),
+            steps: ReplaySpecs.replaying(.reject(403, "42501")) + [
+                .rejected(["42501"]), .clear, .rejected([]),
+            ]),
         Scenario(
             "clearLocalData() wipes the stored session",
             diskOnly: true,

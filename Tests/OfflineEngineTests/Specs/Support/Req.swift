@@ -57,7 +57,9 @@ struct Req: Sendable, CustomStringConvertible {
         }
         if request.headers["apikey"] != "anon-key" { return false }
         if let prefer, request.headers["Prefer"]?.contains(prefer) != true { return false }
-        if let row, !request.bodyRows.contains(where: { $0["id"] == .number(JSONNumber(row)) }) { return false }
+        if let row, !request.bodyRows.contains(where: { $0["id"] == .number(JSONNumber(row)) }) {
+            return false
+        }
         return true
     }
 

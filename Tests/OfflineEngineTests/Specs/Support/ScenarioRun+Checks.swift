@@ -14,8 +14,10 @@ extension ScenarioRun {
             } catch is TimedOut {
                 let requests = transport.log.values.map { "\($0.method) \($0.url.path)" }
                 throw Failure(
-                    description: "\(name) never showed \(shows); last: \(Shows.describe(list.log.values.last)); "
-                        + "requests: \(requests); sleepers: \(clock.sleeperCount); holds: \(transport.holds.values)")
+                    description:
+                        "\(name) never showed \(shows); last: \(Shows.describe(list.log.values.last)); "
+                        + "requests: \(requests); sleepers: \(clock.sleeperCount); holds: \(transport.holds.values)"
+                )
             }
         case .sawFirst(let name, let shows):
             let list = try named(name)

@@ -56,7 +56,9 @@ extension ScenarioRun {
         case .unreachable(let unreachable):
             transport.setUnreachable(unreachable)
         case .advance(let duration):
-            try await guarded("waiting for a sleeper on the clock") { [clock] in await clock.sleepers(atLeast: 1) }
+            try await guarded("waiting for a sleeper on the clock") { [clock] in
+                await clock.sleepers(atLeast: 1)
+            }
             clock.advance(by: duration)
         case .relaunch:
             try await relaunch()
@@ -76,7 +78,9 @@ extension ScenarioRun {
         }
         let result: Result<WriteResult, any Error>
         do {
-            let response = try await guarded("execute") { try await write.query(on: client).execute(policy: policy) }
+            let response = try await guarded("execute") {
+                try await write.query(on: client).execute(policy: policy)
+            }
             result = .success(response.outcome)
         } catch let failure as Failure {
             throw failure

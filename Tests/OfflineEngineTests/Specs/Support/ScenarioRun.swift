@@ -82,7 +82,9 @@ final class ScenarioRun {
             primaryKeys: spec.scenario.primaryKeys, responseTrust: spec.scenario.responseTrust, clock: clock,
             transport: transport)
         configuration.tables = spec.scenario.settings
-        let opened = try await guarded("open") { [configuration] in try await OfflineClient(configuration: configuration) }
+        let opened = try await guarded("open") { [configuration] in
+            try await OfflineClient(configuration: configuration)
+        }
         client = opened
         if networkDown { await opened.disableNetwork() }
     }
@@ -147,7 +149,9 @@ final class ScenarioRun {
     }
 
     /// Runs `body` under the wait limit, naming what timed out.
-    func guarded<T: Sendable>(_ what: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    func guarded<T: Sendable>(_ what: String, _ body: @escaping @Sendable () async throws -> T) async throws
+        -> T
+    {
         do {
             return try await withTimeout(Self.wait, body)
         } catch let timeout as TimedOut {

@@ -90,7 +90,8 @@ struct Shows: Sendable, CustomStringConvertible {
         let rows = snapshot.result == nil ? "no result" : "\(snapshot.column(column))"
         var cause = ""
         if case .stalled(let failure) = snapshot.refresh { cause = " (\(failure.underlying))" }
-        return "\(column)s \(rows), fromCache \(snapshot.isFromCache), pending \(snapshot.hasPendingMutations), "
+        return
+            "\(column)s \(rows), fromCache \(snapshot.isFromCache), pending \(snapshot.hasPendingMutations), "
             + "refresh \(refresh(of: snapshot.refresh))\(cause)"
     }
 

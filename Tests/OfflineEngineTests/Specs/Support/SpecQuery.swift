@@ -43,7 +43,8 @@ struct SpecRead: Sendable, CustomStringConvertible {
     var limit: Int?
 
     init(
-        _ table: String = "tasks", columns: String = "*", where conditions: Condition..., order: String? = nil,
+        _ table: String = "tasks", columns: String = "*", where conditions: Condition...,
+        order: String? = nil,
         limit: Int? = nil
     ) {
         self.table = table
@@ -93,7 +94,9 @@ struct SpecWrite: Sendable, CustomStringConvertible {
     static func upsert(
         _ table: String, _ rows: Row..., onConflict: String? = nil, ignoreDuplicates: Bool = false
     ) -> SpecWrite {
-        SpecWrite(kind: .upsert, table: table, rows: rows, onConflict: onConflict, ignoreDuplicates: ignoreDuplicates)
+        SpecWrite(
+            kind: .upsert, table: table, rows: rows, onConflict: onConflict,
+            ignoreDuplicates: ignoreDuplicates)
     }
 
     static func delete(_ table: String, where conditions: Condition...) -> SpecWrite {
@@ -114,7 +117,8 @@ struct SpecWrite: Sendable, CustomStringConvertible {
         switch kind {
         case .insert: write = try from.insert(rows)
         case .update: write = try from.update(rows[0])
-        case .upsert: write = try from.upsert(rows, onConflict: onConflict, ignoreDuplicates: ignoreDuplicates)
+        case .upsert:
+            write = try from.upsert(rows, onConflict: onConflict, ignoreDuplicates: ignoreDuplicates)
         case .delete: write = from.delete()
         }
         write = conditions.reduce(write) { $1.apply(to: $0) }

@@ -65,7 +65,9 @@ final class SpecTransport: HTTPTransport, Sendable {
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let (answer, hold) = try state.withLock { state -> (Answer?, Int) in
             if state.unreachable { throw TransportError(kind: .cannotConnect) }
-            guard let index = state.rules.firstIndex(where: { $0.match.matches(request) }) else { return (nil, 0) }
+            guard let index = state.rules.firstIndex(where: { $0.match.matches(request) }) else {
+                return (nil, 0)
+            }
             let answer = state.rules[index].answer
             state.rules[index].remaining -= 1
             if state.rules[index].remaining <= 0 { state.rules.remove(at: index) }
@@ -90,7 +92,8 @@ final class SpecTransport: HTTPTransport, Sendable {
         case .empty(let status):
             return HTTPResponse(status: status)
         case .body(let status, let text):
-            return HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(text.utf8))
+            return HTTPResponse(
+                status: status, headers: ["Content-Type": "application/json"], body: Data(text.utf8))
         case .transportFailure:
             throw TransportError(kind: .connectionLost)
         case .lost:
