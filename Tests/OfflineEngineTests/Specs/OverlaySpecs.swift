@@ -69,7 +69,7 @@ struct OverlaySpecs {
                 .live("done", .done), .see("done", Shows(ids: [], refresh: .idle)),
                 .networkDown,
                 .insert(["id": 2, "title": "b", "done": false], ends: .queued),
-                .queue(1),
+                .fetch(.done, Shows(ids: [], fromCache: true, pending: false)),
                 .see("done", Shows(ids: [], pending: false)),
             ]),
         Scenario(

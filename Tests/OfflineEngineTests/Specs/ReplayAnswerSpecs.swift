@@ -104,6 +104,7 @@ struct ReplayAnswerSpecs {
                 .signIn("u1"),
                 .server("tasks", [1]),
                 .sent(.post().by("u1"), 1),
+                .sent(.post(), 1),
             ]),
         Scenario(
             "a cleared write is never sent",

@@ -97,7 +97,8 @@ struct SessionSpecs {
                 .see("all", ids: [1, 2]),
                 .signOut,
                 .pending("tasks", []),
-                .neverSaw("all", Shows(ids: [2])),
+                .see("all", Shows(pending: false)),
+                .neverSaw("all", Shows(ids: [1, 2], pending: false)),
             ]),
         Scenario(
             "clearLocalData() wipes the cached lists",

@@ -26,6 +26,11 @@ extension SpecRead {
 }
 
 extension Step {
+    /// A later queued insert (id 9, title `w`) that does show: a snapshot holding it was composed
+    /// after every earlier write, so "the earlier write changed nothing" is checked on it rather
+    /// than on a snapshot from before that write.
+    static let witness: Step = .insert(["id": 9, "title": "w"], ends: .queued)
+
     /// Opens the live read of every task, named `all`, and waits until it is up to date.
     static let liveAll: [Step] = [.live("all", .all), .see("all", .idle)]
 }
