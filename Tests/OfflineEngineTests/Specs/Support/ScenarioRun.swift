@@ -50,6 +50,9 @@ final class ScenarioRun {
                     try await client.signIn(ScenarioRun.session(user))
                 }
             }
+            // The session settles first: a restore settling mid-scenario would cut a retry's
+            // wait short and race the clock steps.
+            try await run(.session(spec.scenario.user))
             for (index, step) in spec.scenario.steps.enumerated() {
                 do {
                     try await run(step)
