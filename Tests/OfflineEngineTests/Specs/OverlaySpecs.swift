@@ -198,5 +198,30 @@ struct OverlaySpecs {
                 .networkUp,
                 .fetch(.all, Shows(ids: [1, 2], fromCache: false)),
             ]),
+        Scenario(
+            "an accepted upsert is merged into the cached row with the same key, without a fetch",
+            tables: SpecRows.two,
+            steps: Step.liveAll + [
+                .write(.upsert("tasks", ["id": 1, "title": "x"]), ends: .sent),
+                .see("all", Shows("title", ["x", "b"], pending: false)),
+                .sent(.get(), 1),
+            ]),
+        Scenario(
+            "an accepted DELETE removes the rows it provably matches from the cached lists, without a fetch",
+            tables: SpecRows.two,
+            steps: Step.liveAll + [
+                .write(.delete("tasks", where: .eq("id", 1)), ends: .sent),
+                .see("all", Shows(ids: [2], pending: false)),
+                .sent(.get(), 1),
+            ]),
+        Scenario(
+            "an accepted UPDATE moves a row out of a cached list whose filters no longer admit it",
+            tables: SpecRows.two,
+            steps: [
+                .live("open", .open), .see("open", ids: [1, 2], refresh: .idle),
+                .write(.update("tasks", set: ["done": true], where: .eq("id", 1)), ends: .sent),
+                .see("open", Shows(ids: [2], pending: false)),
+                .sent(.get(), 1),
+            ]),
     ]
 }

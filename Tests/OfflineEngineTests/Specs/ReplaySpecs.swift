@@ -156,5 +156,28 @@ struct ReplaySpecs {
                 .sent(.patch(), 1),
                 .server("tasks", [2]),
             ]),
+        Scenario(
+            "Retry-After is honoured up to a cap, as for reads (30 s)",
+            steps: replaying(.unavailable(retryAfter: 3_600)) + [
+                .advance(.seconds(30)), .queue(0), .sleeps([.seconds(30)]), .server("tasks", [1]),
+            ]),
+        Scenario(
+            "a checking read that fails is a transient failure, never \"not applied\"",
+            steps: [
+                .networkDown,
+                .insert(["id": 1, "title": "a"], ends: .queued),
+                .answer(.post(), .lost),
+                .answer(.get(), .reject(500, "XX000")),
+                .networkUp,
+                .sent(.post(), 1),
+                .advance(.milliseconds(300)),
+                .sentAtLeast(.get(), 1),
+                .rejected([]),
+                .queue(1),
+                .advance(.milliseconds(900)),
+                .queue(0),
+                .rejected([]),
+                .server("tasks", [1]),
+            ]),
     ]
 }
