@@ -21,6 +21,12 @@ struct FeedSpecs {
             "a change is laid into the cached lists whose filters admit it, without a fetch",
             tables: SpecRows.two,
             steps: following + [
+                // The server holds what the feed reports, as it would: a refetch agrees.
+                .serverRows(
+                    "tasks",
+                    SpecRows.two["tasks"]! + [
+                        ["id": 3, "title": "c", "done": true], ["id": 4, "title": "d", "done": false],
+                    ]),
                 .feed(.change(.insert(["id": 3, "title": "c", "done": true], into: "tasks"))),
                 .feed(.change(.insert(["id": 4, "title": "d", "done": false], into: "tasks"))),
                 .see("open", Shows(ids: [1, 2, 4], pending: false, refresh: .idle)),
@@ -31,6 +37,7 @@ struct FeedSpecs {
             tables: SpecRows.two,
             steps: following + [
                 .live("all", .all), .see("all", Shows(ids: [1, 2], refresh: .idle)),
+                .serverRows("tasks", [["id": 1, "title": "a", "done": false]]),
                 .feed(.change(.delete(["id": 2], from: "tasks"))),
                 .see("open", ids: [1]),
                 .see("all", ids: [1]),
@@ -39,6 +46,9 @@ struct FeedSpecs {
             "an updated row that stops matching a list's filters leaves it",
             tables: SpecRows.two,
             steps: following + [
+                .serverRows(
+                    "tasks",
+                    [["id": 1, "title": "a", "done": true], ["id": 2, "title": "b", "done": false]]),
                 .feed(.change(.update(["id": 1, "title": "a", "done": true], old: ["id": 1], in: "tasks"))),
                 .see("open", ids: [2]),
             ]),
@@ -61,6 +71,12 @@ struct FeedSpecs {
             steps: following + [
                 .networkDown,
                 .write(.update("tasks", set: ["title": "mine"], where: .eq("id", 1)), ends: .queued),
+                .serverRows(
+                    "tasks",
+                    [
+                        ["id": 1, "title": "theirs", "done": false], ["id": 2, "title": "b", "done": false],
+                        ["id": 9, "title": "new", "done": false],
+                    ]),
                 .feed(
                     .change(
                         .update(["id": 1, "title": "theirs", "done": false], old: ["id": 1], in: "tasks"))),
@@ -96,6 +112,7 @@ struct FeedSpecs {
             "changes to a table the feed does not carry are not laid in",
             tables: SpecRows.two,
             steps: following + [
+                .serverRows("tasks", SpecRows.two["tasks"]! + [["id": 8, "done": false]]),
                 .feed(.change(.insert(["id": 7, "done": false], into: "projects"))),
                 .feed(.change(.insert(["id": 8, "done": false], into: "tasks"))),
                 .see("open", ids: [1, 2, 8]),

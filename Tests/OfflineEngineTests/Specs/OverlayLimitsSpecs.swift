@@ -164,7 +164,6 @@ struct OverlayLimitsSpecs {
                 .fetch(.all, Shows(ids: [1])),
                 .serverRows("tasks", [["id": 1], ["id": 2]]),
                 .live("all", .all),
-                .sawFirst("all", Shows(ids: [1], fromCache: true)),
                 .see("all", Shows(ids: [1, 2], fromCache: false, refresh: .idle)),
                 .sent(.get(), 2),
             ]),
@@ -175,6 +174,20 @@ struct OverlayLimitsSpecs {
                 .networkDown,
                 .insert(["id": 2, "title": "b"], ends: .queued),
                 .see("all", Shows("done", ["false", "-"], pending: true)),
+            ]),
+        Scenario(
+            "a table keeps at most its newest 1,000 replayed writes: past that, the oldest go whether or not every list has seen them",
+            tables: SpecRows.one,
+            steps: [
+                .fetch(.all, Shows(ids: [1])), .fetch(.open, Shows(ids: [1])),
+                .networkDown,
+                .insertEach(2...1_002, ends: .queued),
+                // The server loses the rows: only the overlay shows them.
+                .answer(.post(), .empty(201), times: 1_001),
+                .networkUp,
+                .queue(0),
+                .networkDown,
+                .fetch(.open, Shows(ids: [1] + Array(3...1_002), fromCache: true)),
             ]),
     ]
 }

@@ -111,8 +111,10 @@ struct RefreshScheduleSpecs {
             "cold start: until the stored session is restored the refresh reads Refreshing with the cached rows",
             tables: SpecRows.one, diskOnly: true,
             steps: Step.liveAll + [
+                .answer(.get(), .hang),
                 .relaunch,
                 .sawFirst("all", Shows(ids: [1], fromCache: true, refresh: .refreshing)),
+                .release,
                 .see("all", Shows(ids: [1], fromCache: false, refresh: .idle)),
                 .session("u1"),
             ]),

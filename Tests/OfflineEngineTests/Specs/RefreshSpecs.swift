@@ -21,9 +21,10 @@ struct RefreshSpecs {
             "each emission says how the refresh stands: Refreshing, then Idle once the server answers",
             tables: SpecRows.one,
             steps: [
+                .answer(.get(), .hang),
                 .live("all", .all),
-                .sawFirst("all", Shows(noResult: true)),
-                .sawFirst("all", .refreshing),
+                .sawFirst("all", Shows(refresh: .refreshing, noResult: true)),
+                .release,
                 .see("all", Shows(ids: [1], fromCache: false, pending: false, refresh: .idle)),
             ]),
         Scenario(

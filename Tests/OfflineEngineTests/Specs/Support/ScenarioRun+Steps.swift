@@ -9,6 +9,13 @@ extension ScenarioRun {
         switch step {
         case .write(let write, let policy, let ends):
             try await perform(write, policy: policy, ends: ends, on: client)
+        case .insertEach(let ids, let ends):
+            for id in ids {
+                let row: Row = ["id": .number(JSONNumber(id)), "done": false]
+                try await perform(
+                    SpecWrite(kind: .insert, table: "tasks", rows: [row]), policy: .offlineFirst, ends: ends,
+                    on: client)
+            }
         case .live(let name, let read):
             lists[name]?.list.stop()
             lists[name] = (read, LiveList(read.query(on: client)))

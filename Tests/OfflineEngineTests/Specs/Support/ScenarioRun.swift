@@ -127,7 +127,8 @@ final class ScenarioRun {
     func relaunch() async throws {
         guard folder != nil else { throw Failure(description: "a relaunch needs the on-disk store") }
         let reads = lists.mapValues(\.read)
-        transport.release()
+        // The old client's held requests end; a hang set for the new launch stays.
+        transport.release(keepingRules: true)
         for (_, open) in lists { open.list.stop() }
         feed?.finish()
         for task in background { task.cancel() }

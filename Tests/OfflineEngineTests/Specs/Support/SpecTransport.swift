@@ -49,12 +49,12 @@ final class SpecTransport: HTTPTransport, Sendable {
 
     /// Lets every held request go on, and lifts the hangs no request has taken yet (a request
     /// may reach the wire after the step that releases it); with `forever`, none hangs
-    /// afterwards either.
-    func release(forever: Bool = false) {
+    /// afterwards either; with `keepingRules`, hangs not yet taken stay for later requests.
+    func release(forever: Bool = false, keepingRules: Bool = false) {
         let held = state.withLock { state in
             if forever { state.noMoreHangs = true }
             state.passed.formUnion(state.arriving)
-            state.rules.removeAll { if case .hang = $0.answer { true } else { false } }
+            if !keepingRules { state.rules.removeAll { if case .hang = $0.answer { true } else { false } } }
             state.arriving = []
             defer { state.held = [:] }
             return Array(state.held.values)

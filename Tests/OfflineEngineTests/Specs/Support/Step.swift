@@ -17,6 +17,8 @@ enum WriteEnd: Sendable {
 enum Step: Sendable {
     // The app's calls.
     case write(SpecWrite, policy: WritePolicy = .offlineFirst, ends: WriteEnd)
+    /// One insert per id into `tasks` (`{id, done: false}`), each its own write, each ending as said.
+    case insertEach(ClosedRange<Int>, ends: WriteEnd)
     /// Opens a live read, named for the expectations about it.
     case live(String, SpecRead)
     /// Leaves a live read's loop.
