@@ -15,7 +15,7 @@ extension ScenarioRun {
                 let requests = transport.log.values.map { "\($0.method) \($0.url.path)" }
                 throw Failure(
                     description:
-                        "\(name) never showed \(shows); last: \(Shows.describe(list.log.values.last)); "
+                        "\(name) never showed \(shows); last: \(Shows.describe(list.log.values.last, column: shows.column)); "
                         + "requests: \(requests); sleepers: \(clock.sleeperCount); holds: \(transport.holds.values)"
                 )
             }
@@ -23,12 +23,14 @@ extension ScenarioRun {
             let list = try named(name)
             let first = try await guarded("first snapshot") { try await list.log.values(atLeast: 1)[0] }
             guard shows.matches(first) else {
-                throw Failure(description: "\(name) first showed \(Shows.describe(first)), not \(shows)")
+                throw Failure(
+                    description:
+                        "\(name) first showed \(Shows.describe(first, column: shows.column)), not \(shows)")
             }
         case .neverSaw(let name, let shows):
             let seen = try named(name).log.values
             if let hit = seen.first(where: shows.matches) {
-                throw Failure(description: "\(name) showed \(Shows.describe(hit))")
+                throw Failure(description: "\(name) showed \(Shows.describe(hit, column: shows.column))")
             }
         case .sent(let match, let count):
             try await sent(match, count: count, exactly: true)
