@@ -189,5 +189,33 @@ struct OverlayLimitsSpecs {
                 .networkDown,
                 .fetch(.open, Shows(ids: [1] + Array(3...1_002), fromCache: true)),
             ]),
+        Scenario(
+            "a list cached long ago: past 1,000 newer replayed writes, a row a replayed DELETE removed reappears",
+            tables: SpecRows.one,
+            steps: [
+                .fetch(.open, Shows(ids: [1])),
+                .networkDown,
+                .write(.delete("tasks", where: .eq("id", 1)), ends: .queued),
+                .insertEach(2...1_001, ends: .queued),
+                .answer(.post(), .empty(201), times: 1_000),
+                .networkUp,
+                .queue(0),
+                .networkDown,
+                .fetch(.open, Shows(ids: [1] + Array(2...1_001), fromCache: true)),
+            ]),
+        Scenario(
+            "a list cached long ago still shows a replayed DELETE while fewer than 1,000 writes are newer",
+            tables: SpecRows.one,
+            steps: [
+                .fetch(.open, Shows(ids: [1])),
+                .networkDown,
+                .write(.delete("tasks", where: .eq("id", 1)), ends: .queued),
+                .insertEach(2...10, ends: .queued),
+                .answer(.post(), .empty(201), times: 10),
+                .networkUp,
+                .queue(0),
+                .networkDown,
+                .fetch(.open, Shows(ids: Array(2...10), fromCache: true)),
+            ]),
     ]
 }
