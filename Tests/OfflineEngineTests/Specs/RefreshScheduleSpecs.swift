@@ -134,10 +134,12 @@ struct RefreshScheduleSpecs {
             trust: .authenticatedSessionOnly, user: nil,
             steps: [
                 .live("all", .all),
+                .sent(.get(), 1),
+                .answer(.get(), .hang),
                 .advance(.milliseconds(300)),
                 .sent(.get(), 2),
                 .serverRows("tasks", [["id": 4]]),
-                .advance(.milliseconds(900)),
+                .release,
                 .see("all", Shows(ids: [4], refresh: .idle)),
             ]),
         Scenario(
