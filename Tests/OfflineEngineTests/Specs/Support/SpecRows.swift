@@ -1,0 +1,36 @@
+import OfflineEngine
+
+/// The server's starting rows most scenarios share.
+enum SpecRows {
+    /// Two open tasks, `a` and `b`.
+    static let two: [String: [Row]] = [
+        "tasks": [["id": 1, "title": "a", "done": false], ["id": 2, "title": "b", "done": false]]
+    ]
+
+    /// One open task, `a`.
+    static let one: [String: [Row]] = ["tasks": [["id": 1, "title": "a", "done": false]]]
+
+    /// An open task `a` and a done task `b`.
+    static let mixed: [String: [Row]] = [
+        "tasks": [["id": 1, "title": "a", "done": false], ["id": 2, "title": "b", "done": true]]
+    ]
+}
+
+extension SpecRead {
+    /// Every task.
+    static let all = SpecRead()
+    /// The open tasks.
+    static let open = SpecRead(where: .eq("done", false))
+    /// The done tasks.
+    static let done = SpecRead(where: .eq("done", true))
+}
+
+extension Step {
+    /// A later queued insert (id 9, title `w`) that does show: a snapshot holding it was composed
+    /// after every earlier write, so "the earlier write changed nothing" is checked on it rather
+    /// than on a snapshot from before that write.
+    static let witness: Step = .insert(["id": 9, "title": "w"], ends: .queued)
+
+    /// Opens the live read of every task, named `all`, and waits until it is up to date.
+    static let liveAll: [Step] = [.live("all", .all), .see("all", .idle)]
+}
