@@ -1,3 +1,4 @@
+import Streams
 import Synchronization
 
 /// Combines what the engine knows about the network into one ``Connectivity`` that every part
@@ -8,20 +9,17 @@ import Synchronization
 /// monitor (Apple platforms); otherwise `.unknown`, treated as up. The app's sequence outranks
 /// the system monitor because it can know more (a captive portal, the backend's own reachability).
 ///
-/// Readers: ``current`` synchronously; ``states()`` for each reader a stream that starts with the
-/// current state and keeps only the newest for a slow reader; ``networkCameBack()`` for each
-/// reader a stream of "the network came back" events: whenever the state leaves `.offline`, turns
-/// `.online`, or `enableNetwork()` is called, provided the state is not `.offline` after it.
+/// Readers, through the Streams holders: ``current`` synchronously; ``states()`` for each reader
+/// the current state first, then each change, the newest for a slow reader (a `StateBroadcast`);
+/// ``networkCameBack()`` for each reader a wake whenever the state leaves `.offline`, turns
+/// `.online`, or `enableNetwork()` is called, provided the state is not `.offline` after it (a
+/// `Signal`: a reader that has not yet woken for one comeback wakes once for several).
 final class ConnectivityMonitor: Sendable {
-    private struct State {
+    /// What each source says.
+    private struct Sources {
         var forcedOffline = false
         var appAvailability: Bool?
         var systemPath: Connectivity?
-        var current = Connectivity.unknown
-        var nextID: UInt64 = 0
-        var stateReaders: [UInt64: AsyncStream<Connectivity>.Continuation] = [:]
-        var comebackReaders: [UInt64: AsyncStream<Void>.Continuation] = [:]
-        var closed = false
 
         var combined: Connectivity {
             if forcedOffline { return .offline }
@@ -30,16 +28,17 @@ final class ConnectivityMonitor: Sendable {
         }
     }
 
-    private let state = Mutex(State())
-    /// Held while telling readers, so that concurrent changes reach them in the order they
-    /// happened. The termination handlers never take it, unlike `state`.
-    private let delivery = Mutex(())
+    /// Held while a change is worked out and published, so changes reach readers in the order
+    /// they happened. The holders' readers never take it.
+    private let sources = Mutex(Sources())
+    private let state = StateBroadcast<Connectivity, Never>(.unknown)
+    private let comeback = Signal()
 
     /// A monitor with no source yet: `.unknown`.
     init() {}
 
     /// The network's state now.
-    var current: Connectivity { state.withLock { $0.current } }
+    var current: Connectivity { state.value }
 
     /// Forces `.offline` until ``enableNetwork()``: nothing is sent, refreshes pause, writes queue.
     func disableNetwork() {
@@ -74,81 +73,33 @@ final class ConnectivityMonitor: Sendable {
         }
     }
 
-    /// A stream of states for one reader: the current state first, then each change; a slow
-    /// reader gets the newest. It ends when the reader stops or the monitor closes.
-    func states() -> AsyncStream<Connectivity> {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: Connectivity.self, bufferingPolicy: .bufferingNewest(1))
-        let id = state.withLock { state -> UInt64? in
-            guard !state.closed else { return nil }
-            state.nextID += 1
-            state.stateReaders[state.nextID] = continuation
-            continuation.yield(state.current)
-            return state.nextID
-        }
-        guard let id else {
-            continuation.finish()
-            return stream
-        }
-        continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { _ = $0.stateReaders.removeValue(forKey: id) }
-        }
-        return stream
+    /// The states for one reader: the current state first, then each change; a slow reader gets
+    /// the newest. It ends when the monitor closes.
+    func states() -> StateBroadcast<Connectivity, Never>.Values {
+        state.values()
     }
 
-    /// A stream of "the network came back" events for one reader; none is dropped. It ends when
-    /// the reader stops or the monitor closes.
+    /// A wake for one reader each time the network comes back (once for several it has not yet
+    /// woken for). It ends when the reader stops or the monitor closes.
     func networkCameBack() -> AsyncStream<Void> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .unbounded)
-        let id = state.withLock { state -> UInt64? in
-            guard !state.closed else { return nil }
-            state.nextID += 1
-            state.comebackReaders[state.nextID] = continuation
-            return state.nextID
-        }
-        guard let id else {
-            continuation.finish()
-            return stream
-        }
-        continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { _ = $0.comebackReaders.removeValue(forKey: id) }
-        }
-        return stream
+        comeback.stream()
     }
 
-    /// Ends every reader's stream; later streams end at once.
+    /// Ends every reader; later readers end at once.
     func close() {
-        let (stateReaders, comebackReaders) = state.withLock { state in
-            state.closed = true
-            defer {
-                state.stateReaders = [:]
-                state.comebackReaders = [:]
-            }
-            return (Array(state.stateReaders.values), Array(state.comebackReaders.values))
-        }
-        // Finish outside the lock: onTermination takes the lock.
-        for reader in stateReaders { reader.finish() }
-        for reader in comebackReaders { reader.finish() }
+        state.finish()
+        comeback.finish()
     }
 
-    private func update(enabling: Bool = false, _ change: (inout State) -> Void) {
-        delivery.withLock { _ in
-            let (states, comebacks) = state.withLock { state in
-                let old = state.current
-                change(&state)
-                let new = state.combined
-                state.current = new
-                let cameBack =
-                    new != .offline && (old == .offline || (new == .online && old != .online) || enabling)
-                return (
-                    new != old ? state.stateReaders.values.map { ($0, new) } : [],
-                    cameBack ? Array(state.comebackReaders.values) : []
-                )
+    private func update(enabling: Bool = false, _ change: (inout Sources) -> Void) {
+        sources.withLock { sources in
+            let old = sources.combined
+            change(&sources)
+            let new = sources.combined
+            if new != old { state.send(new) }
+            if new != .offline && (old == .offline || (new == .online && old != .online) || enabling) {
+                comeback.fire()
             }
-            // Outside `state`: waking a reader takes its task's lock, which a thread cancelling
-            // that task holds while the stream's termination handler waits for `state`.
-            for (reader, new) in states { reader.yield(new) }
-            for reader in comebacks { reader.yield() }
         }
     }
 }
