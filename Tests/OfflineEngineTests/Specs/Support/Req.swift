@@ -86,6 +86,9 @@ enum Answer: Sendable, CustomStringConvertible {
     case lost
     /// The request waits until a `.release` step (or the end of the scenario).
     case hang
+    /// The server answers at once, with the rows it holds now; the answer arrives at the next
+    /// `.release` (a fetch under way while the world moves on).
+    case late
 
     var description: String {
         switch self {
@@ -97,6 +100,7 @@ enum Answer: Sendable, CustomStringConvertible {
         case .transportFailure: "transport failure"
         case .lost: "answer lost"
         case .hang: "hang"
+        case .late: "late"
         }
     }
 }

@@ -30,6 +30,8 @@ extension ScenarioRun {
             try await guarded("sign out") { try await client.signOut() }
         case .clear:
             try await guarded("clear") { try await client.clearLocalData() }
+        case .refreshLiveReads:
+            try await guarded("refreshLiveReads") { try await client.refreshLiveReads() }
         case .dismissRejected:
             try await guarded("dismiss") {
                 let rejected = try await firstValue(of: client.rejectedMutations()) { _ in true }

@@ -54,7 +54,7 @@ final class SpecTransport: HTTPTransport, Sendable {
         let held = state.withLock { state in
             if forever { state.noMoreHangs = true }
             state.passed.formUnion(state.arriving)
-            if !keepingRules { state.rules.removeAll { if case .hang = $0.answer { true } else { false } } }
+            if !keepingRules { state.rules.removeAll { $0.answer.isHeld } }
             state.arriving = []
             defer { state.held = [:] }
             return Array(state.held.values)
@@ -71,7 +71,7 @@ final class SpecTransport: HTTPTransport, Sendable {
             let answer = state.rules[index].answer
             state.rules[index].remaining -= 1
             if state.rules[index].remaining <= 0 { state.rules.remove(at: index) }
-            guard case .hang = answer else { return (answer, 0) }
+            guard answer.isHeld else { return (answer, 0) }
             // The hang is counted from here, so a release that comes before the request reaches
             // its wait still lets it go.
             state.nextHold += 1
@@ -99,6 +99,13 @@ final class SpecTransport: HTTPTransport, Sendable {
         case .lost:
             _ = try await server.send(request)
             throw TransportError(kind: .connectionLost)
+        case .late:
+            let response = try await server.send(request)
+            await wait(hold)
+            if Task.isCancelled { holds.append("late \(hold) cancelled") }
+            try Task.checkCancellation()
+            holds.append("late \(hold) answered \(response.status)")
+            return response
         case .hang:
             await wait(hold)
             if Task.isCancelled { holds.append("hold \(hold) cancelled") }
@@ -130,6 +137,16 @@ final class SpecTransport: HTTPTransport, Sendable {
                 return waiter
             }
             waiter?.resume()
+        }
+    }
+}
+
+extension Answer {
+    /// Whether a request it answers waits for a `.release`.
+    fileprivate var isHeld: Bool {
+        switch self {
+        case .hang, .late: true
+        default: false
         }
     }
 }

@@ -25,6 +25,8 @@ enum Step: Sendable {
     case stop(String)
     /// A one-shot `fetch()`, and what it returns (or `nil`: it throws).
     case fetch(SpecRead, Shows?)
+    /// `refreshLiveReads()`: every live read is fetched again (the app returned to the foreground).
+    case refreshLiveReads
     case signIn(String)
     case signOut
     case clear
