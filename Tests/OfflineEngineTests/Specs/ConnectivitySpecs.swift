@@ -82,6 +82,14 @@ struct ConnectivitySpecs {
                 .fetch(.all, Shows(ids: [1])), .close, .fetch(.all, nil), .insert(["id": 2], ends: .fails),
             ]),
         Scenario(
+            "close(): streams being iterated complete (they end, no error)",
+            tables: SpecRows.one,
+            steps: Step.liveAll + [.close, .ended("all")]),
+        Scenario(
+            "a stream asked for after close() fails with a closed error",
+            tables: SpecRows.one,
+            steps: [.close, .live("late", .all), .ended("late", throwing: "was closed")]),
+        Scenario(
             "close() does not lose the queue: the writes replay on the next launch",
             diskOnly: true,
             steps: [

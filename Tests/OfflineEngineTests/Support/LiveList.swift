@@ -5,10 +5,20 @@ import OfflineEngineTesting
 /// snapshots recorded in order.
 final class LiveList: Sendable {
     let log = AsyncLog<QuerySnapshot>()
+    /// How the read ended, once it has: `nil` when it finished, else the error it threw.
+    let endings = AsyncLog<String?>()
     private let reader: Task<Void, Never>
 
     init(_ read: ReadQuery) {
-        reader = collect(read.snapshots(), into: log)
+        let (log, endings) = (log, endings)
+        reader = Task {
+            do {
+                for try await snapshot in read.snapshots() { log.append(snapshot) }
+                endings.append(nil)
+            } catch {
+                endings.append(String(describing: error))
+            }
+        }
     }
 
     /// How many snapshots were recorded so far.

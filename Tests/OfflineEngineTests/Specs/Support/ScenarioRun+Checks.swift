@@ -60,6 +60,23 @@ extension ScenarioRun {
             }
         case .connectivity(let wanted):
             try await until("connectivity \(wanted)", client.connectivity) { $0 == wanted }
+        case .ended(let name, let throwing):
+            let list = try named(name)
+            let ending: String?
+            do {
+                ending = try await withTimeout(Self.wait) { try await list.endings.values(atLeast: 1)[0] }
+            } catch is TimedOut {
+                throw Failure(description: "\(name) never ended")
+            }
+            switch (ending, throwing) {
+            case (nil, nil): break
+            case (let error?, let wanted?) where error.contains(wanted): break
+            default:
+                throw Failure(
+                    description:
+                        "\(name) ended \(ending.map { "throwing \($0)" } ?? "with no error"), not "
+                        + (throwing.map { "throwing \($0)" } ?? "with no error"))
+            }
         default:
             throw Failure(description: "unhandled step \(step)")
         }

@@ -80,6 +80,9 @@ enum Step: Sendable {
     case session(String?)
     /// The client reports this connectivity.
     case connectivity(Connectivity)
+    /// The named live read's stream has ended: finished with no error, or (`throwing`) with an
+    /// error whose description holds that text.
+    case ended(String, throwing: String? = nil)
 }
 
 extension Step {
