@@ -127,14 +127,22 @@ package struct ReplayLogTable: Sendable {
         async throws(StoreError) -> Int
     {
         try await store.perform(writes: true) { connection throws(StoreError) in
-            let sql = "DELETE FROM replay_log WHERE schema_name = ? AND table_name = ? AND tick <= ?"
-            let values: [SQLiteValue] = [.text(Store.schemaKey(schema)), .text(table), .integer(tick)]
-            switch owners {
-            case .everyone: try connection.run(sql, values)
-            case .only(let owner): try connection.run(sql + " AND owner IS ?", values + [.optional(owner)])
-            }
-            return connection.changes
+            try Self.retire(table: table, schema: schema, through: tick, of: owners, connection)
         }
+    }
+
+    /// ``retire(table:schema:through:of:)`` inside a job.
+    static func retire(
+        table: String, schema: String?, through tick: Int64, of owners: WriteOwners,
+        _ connection: SQLiteConnection
+    ) throws(StoreError) -> Int {
+        let sql = "DELETE FROM replay_log WHERE schema_name = ? AND table_name = ? AND tick <= ?"
+        let values: [SQLiteValue] = [.text(Store.schemaKey(schema)), .text(table), .integer(tick)]
+        switch owners {
+        case .everyone: try connection.run(sql, values)
+        case .only(let owner): try connection.run(sql + " AND owner IS ?", values + [.optional(owner)])
+        }
+        return connection.changes
     }
 
     private static func insertReplayed(

@@ -83,7 +83,7 @@ package final class Store: Sendable {
             row.integer(0)
         }
         return Store(
-            storage: storage, writer: StoreWriter(connection: connection),
+            storage: storage, writer: StoreWriter(connection: connection, hooks: CommitHooks()),
             interruptedWrites: interrupted.compactMap { $0 }, listBytes: Int(bytes.first ?? 0))
     }
 
@@ -125,6 +125,9 @@ package final class Store: Sendable {
     package var replayLog: ReplayLogTable { ReplayLogTable(store: self) }
     /// Whose cache this is, and the stored session.
     package var account: AccountTable { AccountTable(store: self) }
+
+    /// Test-only: fails commits on purpose and counts them (see ``CommitHooks``).
+    package var commitHooks: CommitHooks { writer.hooks }
 
     /// How many calls wait for the store's writer (tests use it to interleave with the engine).
     var waitingCalls: Int { writer.waitingJobs }
