@@ -39,13 +39,14 @@ package struct ReplayLogTable: Sendable {
     nonisolated(nonsending) package func moveFromQueueAtNewTick(
         _ ids: [UUID], returned: [UUID: [Row]] = [:]
     ) async throws(StoreError) -> (tick: Int64, ids: Set<UUID>)? {
-        try await store.perform(writes: true, atomic: true) {
+        // Taken in call order, as the store runs its work; unused (a gap) when nothing moves.
+        let tick = store.ticks.next()
+        return try await store.perform(writes: true, atomic: true) {
             [queueIndex = store.queueIndex] connection throws(StoreError) -> (tick: Int64, ids: Set<UUID>)? in
             var queued: [UUID] = []
             for id in ids where try queueIndex.sequence(of: id, connection) != nil { queued.append(id) }
-            // No tick is taken when nothing moves.
             guard !queued.isEmpty else { return nil }
-            let tick = try Store.tick(connection)
+            try Store.storeTick(tick, connection)
             var moved: [UUID: String?] = [:]
             var tables: [(schema: String, table: String)] = []
             for id in queued {
