@@ -47,10 +47,8 @@ extension EngineState {
             if handle(.storeFailed, of: mutation.id) == .forget { forget(mutation.id) }
             throw error
         }
-        // Shown once on disk: a failed append was never seen (see `WriteQueue.storedCounts`,
-        // `Tables.stored(_:)`).
+        // Counted once on disk: a failed append was never shown (see `WriteQueue.storedCounts`).
         _ = handle(.stored, of: mutation.id)
-        tables.stored(mutation)
         publishQueue()
         // An UPDATE may move rows of the table's other lists into a live read that holds only its
         // own: read them first (those reads show their last snapshot meanwhile).

@@ -71,7 +71,7 @@ actor EngineState {
         for stored in try await store.queue.all() {
             let life = WriteLife.restored(attempts: stored.mutation.attempts, interrupted: stored.isInFlight)
             queue.append(QueueEntry(mutation: stored.mutation, life: life))
-            tables.append(stored.mutation, stored: true)
+            tables.append(stored.mutation)
         }
         try await rejected.load()
         publishQueue()

@@ -44,7 +44,7 @@ struct Tables: Sendable {
         let state = byID[table] ?? TableState()
         var facts = TableFacts(table: table, owner: owner)
         facts.lists = state.lists
-        facts.queued = state.queued.removing(state.handedToStore)
+        facts.queued = state.queued
         facts.replayed = state.replayed
         facts.version = state.version
         facts.answers = answerSerial
@@ -95,21 +95,12 @@ struct Tables: Sendable {
 
     // MARK: Queued writes
 
-    /// Appends a queued write to its table, shown once ``stored(_:)`` (its append committed)
-    /// unless the store holds it already (`stored`: read back from it); its facts are sent with
-    /// ``publishAppended(_:owner:)``.
-    mutating func append(_ write: Mutation, stored: Bool = false) {
+    /// Appends a queued write to its table; its facts are sent with ``publishAppended(_:owner:)``.
+    mutating func append(_ write: Mutation) {
         let table = TableID(write)
         let queued = (byID[table]?.queued ?? WriteLog()).appending(write)
         byID[table, default: TableState()].queued = queued
-        if stored { appended.insert(table) } else { byID[table]?.handedToStore.insert(write.id) }
         if write.operation == .update { byID[table]?.queuedUpdates += 1 }
-    }
-
-    /// Shows an appended write from now on: the store committed its append.
-    mutating func stored(_ write: Mutation) {
-        let table = TableID(write)
-        guard byID[table]?.handedToStore.remove(write.id) != nil else { return }
         appended.insert(table)
     }
 
@@ -119,7 +110,6 @@ struct Tables: Sendable {
         for write in writes {
             let table = TableID(write)
             if !touched.contains(table) { touched.append(table) }
-            byID[table]?.handedToStore.remove(write.id)
             if let held = byID[table]?.queued, case let kept = held.removing(write.id),
                 kept.count < held.count
             {
@@ -352,9 +342,6 @@ struct Tables: Sendable {
 struct TableState: Sendable {
     var lists: [String: ListEntry] = [:]
     var queued = WriteLog()
-    /// The writes of ``queued`` whose append has not committed yet: in their place in the
-    /// order, shown to nobody (a failed append leaves without having been seen).
-    var handedToStore: Set<UUID> = []
     var replayed: [ReplayEntry] = []
     /// Whether every cached list and the replay log were read from the store.
     var loaded = false

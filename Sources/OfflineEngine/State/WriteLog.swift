@@ -80,20 +80,6 @@ struct WriteLog: Sendable {
         return WriteLog(kept)
     }
 
-    /// This log without the writes `ids`. When they are its newest writes (appends not committed
-    /// yet, as they mostly are), a shorter window of the same buffer, so that the version that
-    /// holds them later extends it; otherwise a copy.
-    func removing(_ ids: Set<UUID>) -> WriteLog {
-        guard !ids.isEmpty else { return self }
-        let kept = buffer.writes.withLock { writes -> Int? in
-            var index = end
-            while index > start, ids.contains(writes[index - 1].id) { index -= 1 }
-            return end - index == ids.count ? index : nil
-        }
-        if let kept { return WriteLog(buffer: buffer, start: start, end: kept) }
-        return WriteLog(writes.filter { !ids.contains($0.id) })
-    }
-
     /// This log with every write changed by `change`, in a buffer of its own.
     func map(_ change: (Mutation) -> Mutation) -> WriteLog {
         WriteLog(writes.map(change))

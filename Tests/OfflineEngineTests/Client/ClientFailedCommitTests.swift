@@ -61,28 +61,6 @@ struct ClientFailedCommitTests {
         await client.close()
     }
 
-    @Test(
-        "a table's pending writes do not show a write while its append waits for the store, nor after it failed"
-    )
-    func failedAppendIsNeverPending() async throws {
-        let fixture = try await ClientFixture()
-        let client = fixture.client
-        await client.disableNetwork()
-        let stall = StoreStall(client.store)
-        try await stall.engage()
-        Self.failTheAppend(client.store)
-        let write = Task { try await client.from("tasks").insert(["id": 1] as Row).execute() }
-        try await stall.waiting(atLeast: 1)
-        #expect(try await firstValue(of: client.pendingMutations(table: "tasks")) { _ in true }.isEmpty)
-        await stall.resume()
-        await #expect(throws: StoreError.full) { try await write.value }
-        #expect(try await firstValue(of: client.pendingMutations(table: "tasks")) { _ in true }.isEmpty)
-        let stored = try await client.from("tasks").insert(["id": 2] as Row).execute()
-        let pending = try await firstValue(of: client.pendingMutations(table: "tasks")) { _ in true }
-        #expect(pending.map(\.id) == [stored.outcome.queuedID])
-        await client.close()
-    }
-
     @Test("an answer whose commit fails retires no replayed write: the device still lays it over the list")
     func failedAnswerCommitRetiresNothing() async throws {
         let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]])
