@@ -81,7 +81,7 @@ struct StorePersistenceTests {
         let folder = temporaryStoreFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         var store = try Store.open(.directory(folder))
-        let first = try await store.marks.nextTick()
+        let first = store.marks.nextTick()
         let marked = try await store.marks.advance(table: "tasks")
         #expect(marked > first)
         #expect(try await store.marks.mark(table: "tasks") == marked)
@@ -90,7 +90,7 @@ struct StorePersistenceTests {
 
         store = try Store.open(.directory(folder))
         #expect(try await store.marks.mark(table: "tasks") == marked)
-        let after = try await store.marks.nextTick()
+        let after = store.marks.nextTick()
         #expect(after > marked)
         #expect(try await store.marks.advance(table: "tasks") > after)
         await store.close()
@@ -132,7 +132,7 @@ struct StorePersistenceTests {
         try await store.replayLog.append(sampleWrite(), tick: 1)
         try await store.account.setOwner("user-1")
         try await store.account.setSession(AuthSession(accessToken: "t", userID: "user-1"))
-        let tick = try await store.marks.nextTick()
+        let tick = store.marks.nextTick()
 
         try await store.clearAll()
         #expect(try await store.lists.list(key: "k") == nil)
@@ -141,7 +141,7 @@ struct StorePersistenceTests {
         #expect(try await store.replayLog.writes(table: "tasks").isEmpty)
         #expect(try await store.account.owner() == nil)
         #expect(try await store.account.session() == nil)
-        #expect(try await store.marks.nextTick() > tick)
+        #expect(store.marks.nextTick() > tick)
         await store.close()
     }
 

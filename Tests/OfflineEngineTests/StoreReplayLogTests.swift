@@ -30,7 +30,7 @@ struct StoreReplayLogTests {
         let store = try Store.open(.inMemory)
         let write = sampleWrite()
         try await store.queue.enqueue(write)
-        let before = try await store.marks.nextTick()
+        let before = store.marks.nextTick()
         let tick = try #require(try await store.replayLog.moveFromQueueAtNewTick(write.id))
         #expect(tick > before)
         #expect(try await store.queue.all().isEmpty)

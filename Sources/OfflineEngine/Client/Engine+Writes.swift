@@ -48,7 +48,7 @@ extension Engine {
     private func sendAtOnce(_ mutation: Mutation, ticket: SendTicket, options: WriteOptions) async throws
         -> WriteOutcome
     {
-        let tick = try await state.marks.nextTick()
+        let tick = state.marks.nextTick()
         // Asks for the server's rows when the lists read columns it did not send (an id the
         // server makes): the app still gets only what it asked for.
         var sending = mutation

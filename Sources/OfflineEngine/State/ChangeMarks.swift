@@ -18,9 +18,9 @@ final class ChangeMarks: Sendable {
         self.store = store
     }
 
-    /// A tick from the store's monotonic counter, read before a request goes out.
-    func nextTick() async throws -> Int64 {
-        try await store.marks.nextTick()
+    /// A tick from the store's monotonic counter, read before a request goes out (no commit).
+    func nextTick() -> Int64 {
+        store.marks.nextTick()
     }
 
     /// A table's mark, read from the store the first time.

@@ -45,7 +45,11 @@ extension EngineState {
                 fetchedAt: fetchedAt, mark: tick, isStale: false, expiresAt: expiresAt,
                 countBeyond: countBeyond)
         }
-        try await lists.save(stored(rows))
+        // The replayed writes the answer lets go retire in its own commit, and leave memory
+        // only once it committed: a failed commit shows nothing.
+        let retiredThrough = tables.retirement(
+            of: table, listing: query.canonicalKey, fetchedAt: tick, retiring: retiring)
+        try await lists.save(stored(rows), retiringThrough: retiredThrough, of: retiring)
         cache.wrote()
         // The store's await let other events run: a clear, a new owner or a write since then
         // wins; changes from the feed are laid over the rows, which are saved again after they
@@ -57,15 +61,11 @@ extension EngineState {
             }
             (rows, savedRows) = (covered, covered)
         }
-        let (serial, retiredThrough) = tables.writeAnswer(
+        let serial = tables.writeAnswer(
             rows, query: query, tick: tick, fetchedAt: fetchedAt, expiresAt: expiresAt,
-            countBeyond: countBeyond,
-            answering: answering, owner: overlayOwner, retiring: retiring)
+            countBeyond: countBeyond, answering: answering, owner: overlayOwner, retiring: retiring,
+            retiredThrough: retiredThrough)
         if let savedRows { try await lists.save(stored(savedRows)) }
-        if let through = retiredThrough {
-            try await store.replayLog.retire(
-                table: table.table, schema: table.schema, through: through, of: retiring)
-        }
         return FetchAnswer(.applied, answer: serial)
     }
 

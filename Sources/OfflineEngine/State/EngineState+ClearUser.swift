@@ -24,7 +24,7 @@ extension EngineState {
         do {
             ownership.clearedAt = try await store.clear(user: user)
         } catch {
-            ownership.clearedAt = (try? await marks.nextTick()) ?? .max
+            ownership.clearedAt = marks.nextTick()
             await loadListsOfLiveReads()
             throw error
         }

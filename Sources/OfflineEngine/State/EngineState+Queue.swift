@@ -34,7 +34,6 @@ extension EngineState {
         let table = TableID(mutation)
         queue.append(QueueEntry(mutation, interrupted: interrupted))
         tables.append(mutation)
-        publishQueue()
         do {
             if requeuing {
                 guard try await store.rejected.requeue(mutation) else {
@@ -48,7 +47,9 @@ extension EngineState {
             if handle(.storeFailed, of: mutation.id) == .forget { forget(mutation.id) }
             throw error
         }
+        // Counted once on disk: a failed append was never shown (see `WriteQueue.storedCounts`).
         _ = handle(.stored, of: mutation.id)
+        publishQueue()
         // An UPDATE may move rows of the table's other lists into a live read that holds only its
         // own: read them first (those reads show their last snapshot meanwhile).
         if mutation.operation == .update, tables.isPartlyLoaded(table) { try? await loadLists(of: table) }

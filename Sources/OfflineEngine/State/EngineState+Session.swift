@@ -115,7 +115,7 @@ extension EngineState {
         }
         liveReads.markStale(table: nil, reason: .newOwner)
         if sharing == .perUser { await loadListsOfLiveReads() }
-        let tick = try await marks.nextTick()
+        let tick = marks.nextTick()
         ownership.endOwnerChange(change, at: tick)
         if sharing == .handOver {
             // The store moves the lists in call order: a read of the lists handed to the store
@@ -162,7 +162,7 @@ extension EngineState {
         } catch {
             // The wipe may have committed (only the log's truncation failed): answers from
             // before now stay refused, later ones are written again.
-            ownership.clearedAt = (try? await marks.nextTick()) ?? .max
+            ownership.clearedAt = marks.nextTick()
             throw error
         }
     }

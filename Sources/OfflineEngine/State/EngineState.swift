@@ -111,9 +111,9 @@ actor EngineState {
         tables.facts(of: table, owner: overlayOwner)
     }
 
-    /// Sends the queue's counts, after writes joined or left it or changed hands.
+    /// Sends the queue's counts of stored writes, after writes were stored, left or changed hands.
     func publishQueue() {
-        let counts = queue.counts
+        let counts = queue.storedCounts
         let oldest = queue.oldest(visibleTo: overlayOwner)
         queueFacts.update {
             $0.counts = counts

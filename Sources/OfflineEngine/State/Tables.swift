@@ -180,13 +180,14 @@ struct Tables: Sendable {
     }
 
     /// Writes an answer as the list of `query` (with the rows its count holds beyond them, when
-    /// it was counted) and retires the replayed writes every list of the
-    /// table was fetched after, sending one facts value; returns the answer's serial and the
-    /// tick through which the store must retire replayed writes too (`nil`: none retire).
+    /// it was counted) and retires the replayed writes logged through `retiredThrough` (the store
+    /// retired them in the answer's commit: see ``retirement(of:listing:fetchedAt:retiring:)``),
+    /// sending one facts value; returns the answer's serial.
     mutating func writeAnswer(
         _ rows: [Row], query: QueryDescription, tick: Int64, fetchedAt: Date, expiresAt: Date? = nil,
-        countBeyond: Int? = nil, answering: String?, owner: String?, retiring: WriteOwners = .everyone
-    ) -> (serial: Int, retiredThrough: Int64?) {
+        countBeyond: Int? = nil, answering: String?, owner: String?, retiring: WriteOwners = .everyone,
+        retiredThrough: Int64? = nil
+    ) -> Int {
         answerSerial += 1
         let table = TableID(query)
         byID[table, default: TableState()].lists[query.canonicalKey] = ListEntry(
@@ -194,28 +195,9 @@ struct Tables: Sendable {
             isStale: false, answer: AnswerStamp(serial: answerSerial, refreshOf: answering),
             expiresAt: expiresAt, countBeyond: countBeyond)
         // One facts value: the new list, and the replayed writes it retired.
-        let retired = retireReplayed(of: table, owner: owner, retiring: retiring)
-        if retired == nil { changed(table, owner: owner) }
-        return (answerSerial, retired)
-    }
-
-    /// Drops the replayed writes of `retiring` every cached list of the table was fetched after
-    /// (the lists held are the cache of those writes' owner: another user's writes wait for
-    /// their own lists); returns the tick through which the store drops them too, or `nil` when
-    /// none retire.
-    mutating func retireReplayed(of table: TableID, owner: String?, retiring: WriteOwners = .everyone)
-        -> Int64?
-    {
-        guard let state = byID[table], !state.replayed.isEmpty else { return nil }
-        // With no cached list the entries stay: a live read with nothing cached yet shows them.
-        let ticks = state.lists.values.map(\.list.fetchTick)
-        guard let oldest = ticks.min() else { return nil }
-        let kept = ReplayLog.capped(
-            state.replayed.filter { !retiring.include($0.mutation.ownerID) || $0.tick > oldest })
-        guard kept.count != state.replayed.count else { return nil }
-        byID[table]?.replayed = kept
+        if let retiredThrough { retireReplayed(of: table, through: retiredThrough, retiring: retiring) }
         changed(table, owner: owner)
-        return Int64(oldest)
+        return answerSerial
     }
 
     /// Adds a write the server applied to its table's replay log.

@@ -10,10 +10,16 @@ struct WriteQueue: Sendable {
     /// Positions of `order` before this are gone.
     private var head = 0
     private var entries: [UUID: QueueEntry] = [:]
+    /// Each write's place in the queue: the order in which writes joined.
+    private var places: [UUID: Int] = [:]
+    private var joined = 0
     /// Queued writes per owner (`nil`: owner-less writes), kept as writes join and leave.
     private(set) var counts: [String?: Int] = [:]
-    /// The oldest write a viewer sees, as last found (`id` `nil`: none), kept until it leaves,
-    /// the viewer changes, or an owner changes: the queue's counts are published on every
+    /// ``counts`` of the writes the store holds (``WriteLife/isStored``): what the app is shown,
+    /// so that a write whose append is under way, and may fail, is never counted.
+    private(set) var storedCounts: [String?: Int] = [:]
+    /// The oldest stored write a viewer sees, as last found (`id` `nil`: none), kept until it
+    /// leaves, the viewer changes, or an owner changes: the queue's counts are published on every
     /// enqueue, and a scan each time would cost the writes of other users ahead of it.
     private var oldestSeen: (viewer: String?, id: UUID?)?
 
@@ -25,14 +31,16 @@ struct WriteQueue: Sendable {
         order[head...].compactMap { entries[$0] }
     }
 
-    /// When the oldest write `owner` sees (theirs or owner-less) was made: the first such entry
-    /// in queue order, found again only after the one found last left.
+    /// When the oldest stored write `owner` sees (theirs or owner-less) was made: the first such
+    /// entry in queue order, found again only after the one found last left.
     mutating func oldest(visibleTo owner: String?) -> Date? {
         if let seen = oldestSeen, seen.viewer == owner {
             guard let id = seen.id else { return nil }
             if let entry = entries[id] { return entry.mutation.createdAt }
         }
-        let found = order[head...].first { entries[$0]?.mutation.applies(to: owner) == true }
+        let found = order[head...].first { id in
+            entries[id].map { $0.life.isStored && $0.mutation.applies(to: owner) } == true
+        }
         oldestSeen = (owner, found)
         return found.flatMap { entries[$0]?.mutation.createdAt }
     }
@@ -44,34 +52,58 @@ struct WriteQueue: Sendable {
 
     /// Adds a write at the end.
     mutating func append(_ entry: QueueEntry) {
-        order.append(entry.mutation.id)
-        entries[entry.mutation.id] = entry
-        count(entry.mutation.ownerID, by: 1)
-        // A write joining the end is the oldest the viewer sees only when they saw none.
-        if let seen = oldestSeen, seen.id == nil, entry.mutation.applies(to: seen.viewer) {
-            oldestSeen = (seen.viewer, entry.mutation.id)
-        }
+        let id = entry.mutation.id
+        order.append(id)
+        entries[id] = entry
+        places[id] = joined
+        joined += 1
+        count(entry.mutation.ownerID, by: 1, in: &counts)
+        if entry.life.isStored { stored(id) }
     }
 
     /// Changes the write `id` in place; `nil` when it is not queued.
     mutating func update<T>(_ id: UUID, _ change: (inout QueueEntry) -> T) -> T? {
         guard var entry = entries[id] else { return nil }
-        let owner = entry.mutation.ownerID
+        let (owner, wasStored) = (entry.mutation.ownerID, entry.life.isStored)
         let result = change(&entry)
         entries[id] = entry
         if entry.mutation.ownerID != owner {
-            count(owner, by: -1)
-            count(entry.mutation.ownerID, by: 1)
+            count(owner, by: -1, in: &counts)
+            count(entry.mutation.ownerID, by: 1, in: &counts)
+            if wasStored { count(owner, by: -1, in: &storedCounts) }
+            if entry.life.isStored { count(entry.mutation.ownerID, by: 1, in: &storedCounts) }
             oldestSeen = nil
+        } else if wasStored != entry.life.isStored {
+            if wasStored {
+                count(owner, by: -1, in: &storedCounts)
+                if oldestSeen?.id == id { oldestSeen = nil }
+            } else {
+                stored(id)
+            }
         }
         return result
+    }
+
+    /// Counts the write `id`, which the store now holds, among the stored writes.
+    private mutating func stored(_ id: UUID) {
+        guard let entry = entries[id] else { return }
+        count(entry.mutation.ownerID, by: 1, in: &storedCounts)
+        // It is the oldest the viewer sees when they saw none, or only later ones (appends may
+        // be seen stored out of order).
+        guard let seen = oldestSeen, entry.mutation.applies(to: seen.viewer) else { return }
+        if let seenID = seen.id, let seenPlace = places[seenID], let place = places[id], seenPlace < place {
+            return
+        }
+        oldestSeen = (seen.viewer, id)
     }
 
     /// Takes the write `id` out; returns it.
     @discardableResult
     mutating func remove(_ id: UUID) -> QueueEntry? {
         guard let entry = entries.removeValue(forKey: id) else { return nil }
-        count(entry.mutation.ownerID, by: -1)
+        places[id] = nil
+        count(entry.mutation.ownerID, by: -1, in: &counts)
+        if entry.life.isStored { count(entry.mutation.ownerID, by: -1, in: &storedCounts) }
         if oldestSeen?.id == id { oldestSeen = nil }
         if order[head] == id {
             head += 1
@@ -121,7 +153,7 @@ struct WriteQueue: Sendable {
         return tables
     }
 
-    private mutating func count(_ owner: String?, by delta: Int) {
+    private func count(_ owner: String?, by delta: Int, in counts: inout [String?: Int]) {
         let count = (counts[owner] ?? 0) + delta
         counts[owner] = count > 0 ? count : nil
     }

@@ -19,37 +19,49 @@ package struct ListTable: Sendable {
     /// as read now (``evict(toFit:keeping:now:)`` drops the least recently read first), and the
     /// store's ``Store/listBytes`` moves by the change in size.
     nonisolated(nonsending) package func save(_ lists: [StoredList]) async throws(StoreError) {
-        let encoded = lists.map { list in (list, JSONText.data(.array(list.rows.map(\.json)))) }
+        let encoded = Self.encoded(lists)
         try await store.perform(writes: true, atomic: true) { [store, user] connection throws(StoreError) in
-            var change = 0
-            for (list, rows) in encoded {
-                let bytes = Self.size(key: list.key, rows: rows)
-                let before = try connection.query(
-                    "SELECT bytes FROM list_usage WHERE user = ? AND key = ?", .text(user), .text(list.key)
-                ) { row in Int(row.integer(0)) }
-                try connection.run(
-                    """
-                    INSERT OR REPLACE INTO lists
-                        (user, key, schema_name, table_name, rows, fetched_at, mark, stale, count_beyond)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                    .text(user), .text(list.key), .text(Store.schemaKey(list.schema)), .text(list.table),
-                    .blob(rows),
-                    .real(list.fetchedAt.timeIntervalSince1970), .integer(list.mark),
-                    .integer(list.isStale ? 1 : 0), list.countBeyond.map { .integer(Int64($0)) } ?? .null)
-                try connection.run(
-                    """
-                    INSERT OR REPLACE INTO list_usage
-                        (user, key, schema_name, table_name, bytes, read_seq, expires_at, mark)
-                    VALUES (?, ?, ?, ?, ?, (SELECT COALESCE(MAX(read_seq), 0) + 1 FROM list_usage), ?, ?)
-                    """,
-                    .text(user), .text(list.key), .text(Store.schemaKey(list.schema)), .text(list.table),
-                    .integer(Int64(bytes)), list.expiresAt.map { .real($0.timeIntervalSince1970) } ?? .null,
-                    .integer(list.mark))
-                change += bytes - (before.first ?? 0)
-            }
-            store.listBytes.add(change)
+            try Self.write(encoded, user: user, store: store, connection)
         }
+    }
+
+    /// Lists with their rows as the JSON they are stored as, made before the job.
+    static func encoded(_ lists: [StoredList]) -> [(StoredList, Data)] {
+        lists.map { list in (list, JSONText.data(.array(list.rows.map(\.json)))) }
+    }
+
+    /// Saves lists of `user`'s cache inside a job (see ``save(_:)``).
+    static func write(
+        _ encoded: [(StoredList, Data)], user: String, store: Store, _ connection: SQLiteConnection
+    ) throws(StoreError) {
+        var change = 0
+        for (list, rows) in encoded {
+            let bytes = Self.size(key: list.key, rows: rows)
+            let before = try connection.query(
+                "SELECT bytes FROM list_usage WHERE user = ? AND key = ?", .text(user), .text(list.key)
+            ) { row in Int(row.integer(0)) }
+            try connection.run(
+                """
+                INSERT OR REPLACE INTO lists
+                    (user, key, schema_name, table_name, rows, fetched_at, mark, stale, count_beyond)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                .text(user), .text(list.key), .text(Store.schemaKey(list.schema)), .text(list.table),
+                .blob(rows),
+                .real(list.fetchedAt.timeIntervalSince1970), .integer(list.mark),
+                .integer(list.isStale ? 1 : 0), list.countBeyond.map { .integer(Int64($0)) } ?? .null)
+            try connection.run(
+                """
+                INSERT OR REPLACE INTO list_usage
+                    (user, key, schema_name, table_name, bytes, read_seq, expires_at, mark)
+                VALUES (?, ?, ?, ?, ?, (SELECT COALESCE(MAX(read_seq), 0) + 1 FROM list_usage), ?, ?)
+                """,
+                .text(user), .text(list.key), .text(Store.schemaKey(list.schema)), .text(list.table),
+                .integer(Int64(bytes)), list.expiresAt.map { .real($0.timeIntervalSince1970) } ?? .null,
+                .integer(list.mark))
+            change += bytes - (before.first ?? 0)
+        }
+        store.listBytes.add(change)
     }
 
     /// The bytes a list takes in the budget: its key and its rows' JSON.

@@ -4,9 +4,10 @@
 package struct MarkTable: Sendable {
     let store: Store
 
-    /// A new change tick, larger than every tick handed out before, across restarts too.
-    nonisolated(nonsending) package func nextTick() async throws(StoreError) -> Int64 {
-        try await store.perform(writes: true) { connection throws(StoreError) in try Store.tick(connection) }
+    /// A new change tick, larger than every tick handed out before, across restarts too; read
+    /// without a commit (see ``TickCounter``).
+    package func nextTick() -> Int64 {
+        store.ticks.next()
     }
 
     /// A table's change mark: the tick of its last change, or 0 when it never changed.
@@ -26,8 +27,10 @@ package struct MarkTable: Sendable {
         async throws(StoreError)
         -> Int64
     {
-        try await store.perform(writes: true, atomic: true) { connection throws(StoreError) in
-            let tick = try Store.tick(connection)
+        // Taken in call order, as the store runs its work.
+        let tick = store.ticks.next()
+        return try await store.perform(writes: true, atomic: true) { connection throws(StoreError) in
+            try Store.storeTick(tick, connection)
             try connection.run(
                 "INSERT OR REPLACE INTO marks (schema_name, table_name, tick) VALUES (?, ?, ?)",
                 .text(Store.schemaKey(schema)), .text(table), .integer(tick))

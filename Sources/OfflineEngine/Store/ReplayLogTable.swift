@@ -39,13 +39,14 @@ package struct ReplayLogTable: Sendable {
     nonisolated(nonsending) package func moveFromQueueAtNewTick(
         _ ids: [UUID], returned: [UUID: [Row]] = [:]
     ) async throws(StoreError) -> (tick: Int64, ids: Set<UUID>)? {
-        try await store.perform(writes: true, atomic: true) {
+        // Taken in call order, as the store runs its work; unused (a gap) when nothing moves.
+        let tick = store.ticks.next()
+        return try await store.perform(writes: true, atomic: true) {
             [queueIndex = store.queueIndex] connection throws(StoreError) -> (tick: Int64, ids: Set<UUID>)? in
             var queued: [UUID] = []
             for id in ids where try queueIndex.sequence(of: id, connection) != nil { queued.append(id) }
-            // No tick is taken when nothing moves.
             guard !queued.isEmpty else { return nil }
-            let tick = try Store.tick(connection)
+            try Store.storeTick(tick, connection)
             var moved: [UUID: String?] = [:]
             var tables: [(schema: String, table: String)] = []
             for id in queued {
@@ -127,14 +128,22 @@ package struct ReplayLogTable: Sendable {
         async throws(StoreError) -> Int
     {
         try await store.perform(writes: true) { connection throws(StoreError) in
-            let sql = "DELETE FROM replay_log WHERE schema_name = ? AND table_name = ? AND tick <= ?"
-            let values: [SQLiteValue] = [.text(Store.schemaKey(schema)), .text(table), .integer(tick)]
-            switch owners {
-            case .everyone: try connection.run(sql, values)
-            case .only(let owner): try connection.run(sql + " AND owner IS ?", values + [.optional(owner)])
-            }
-            return connection.changes
+            try Self.retire(table: table, schema: schema, through: tick, of: owners, connection)
         }
+    }
+
+    /// ``retire(table:schema:through:of:)`` inside a job.
+    static func retire(
+        table: String, schema: String?, through tick: Int64, of owners: WriteOwners,
+        _ connection: SQLiteConnection
+    ) throws(StoreError) -> Int {
+        let sql = "DELETE FROM replay_log WHERE schema_name = ? AND table_name = ? AND tick <= ?"
+        let values: [SQLiteValue] = [.text(Store.schemaKey(schema)), .text(table), .integer(tick)]
+        switch owners {
+        case .everyone: try connection.run(sql, values)
+        case .only(let owner): try connection.run(sql + " AND owner IS ?", values + [.optional(owner)])
+        }
+        return connection.changes
     }
 
     private static func insertReplayed(

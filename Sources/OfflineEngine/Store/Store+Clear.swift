@@ -10,7 +10,8 @@ extension Store {
     /// data is then gone from the store, but may still be in the log; calling again finishes it).
     @discardableResult
     nonisolated(nonsending) package func clearAll() async throws(StoreError) -> Int64 {
-        try await perform(writes: true, atomic: true, checkpoint: true) {
+        let tick = ticks.next()
+        return try await perform(writes: true, atomic: true, checkpoint: true) {
             [queueIndex, listBytes] connection throws(StoreError) in
             queueIndex.removeAll()
             listBytes.set(0)
@@ -21,7 +22,8 @@ extension Store {
                     DELETE FROM accepted;
                     DELETE FROM meta WHERE key IN ('owner', 'session');
                     """)
-            return try Store.tick(connection)
+            try Store.storeTick(tick, connection)
+            return tick
         }
     }
 }

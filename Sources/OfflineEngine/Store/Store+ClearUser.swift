@@ -9,7 +9,8 @@ extension Store {
     /// rows, and the write-ahead log is emptied into the database file and truncated.
     @discardableResult
     nonisolated(nonsending) package func clear(user: String) async throws(StoreError) -> Int64 {
-        try await perform(writes: true, atomic: true, checkpoint: true) {
+        let tick = ticks.next()
+        return try await perform(writes: true, atomic: true, checkpoint: true) {
             [queueIndex, listBytes] connection throws(StoreError) in
             queueIndex.invalidate()
             let owner = SQLiteValue.text(user)
@@ -25,7 +26,8 @@ extension Store {
                 """, owner)
             try connection.run("DELETE FROM meta WHERE key = 'owner' AND CAST(value AS TEXT) = ?", owner)
             listBytes.set(try ListTable.totalBytes(connection))
-            return try Store.tick(connection)
+            try Store.storeTick(tick, connection)
+            return tick
         }
     }
 }

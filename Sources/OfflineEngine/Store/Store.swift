@@ -28,12 +28,18 @@ package final class Store: Sendable {
     /// Where the store lives.
     package let storage: Storage
 
+    /// The change ticks, counted in memory (see ``TickCounter``).
+    let ticks: TickCounter
+
     /// Writes that were sent but not answered when the store was last closed or the app died:
     /// the server may or may not have applied them. In queue order.
     package let interruptedWrites: [UUID]
 
-    private init(storage: Storage, writer: StoreWriter, interruptedWrites: [UUID], listBytes: Int) {
+    private init(
+        storage: Storage, writer: StoreWriter, interruptedWrites: [UUID], listBytes: Int, lastTick: Int64
+    ) {
         self.storage = storage
+        ticks = TickCounter(after: lastTick)
         self.listBytes = CacheBytes(listBytes)
         self.writer = writer
         self.interruptedWrites = interruptedWrites
@@ -82,9 +88,11 @@ package final class Store: Sendable {
         let bytes = try connection.query("SELECT COALESCE(SUM(bytes), 0) FROM list_usage") { row in
             row.integer(0)
         }
+        let lastTick = try TickCounter.largestStored(connection)
         return Store(
-            storage: storage, writer: StoreWriter(connection: connection),
-            interruptedWrites: interrupted.compactMap { $0 }, listBytes: Int(bytes.first ?? 0))
+            storage: storage, writer: StoreWriter(connection: connection, hooks: CommitHooks()),
+            interruptedWrites: interrupted.compactMap { $0 }, listBytes: Int(bytes.first ?? 0),
+            lastTick: lastTick)
     }
 
     /// Opens the store on a background thread, so reading the file and running migrations do not
@@ -125,6 +133,9 @@ package final class Store: Sendable {
     package var replayLog: ReplayLogTable { ReplayLogTable(store: self) }
     /// Whose cache this is, and the stored session.
     package var account: AccountTable { AccountTable(store: self) }
+
+    /// Test-only: fails commits on purpose and counts them (see ``CommitHooks``).
+    package var commitHooks: CommitHooks { writer.hooks }
 
     /// How many calls wait for the store's writer (tests use it to interleave with the engine).
     var waitingCalls: Int { writer.waitingJobs }
@@ -216,15 +227,15 @@ extension Store {
         }
     }
 
-    /// A new change tick inside a job (`marks.nextTick()` runs one on its own).
-    static func tick(_ connection: SQLiteConnection) throws(StoreError) -> Int64 {
-        let ticks = try connection.query(
+    /// Stores the tick counter as far as `tick`, inside the job of a commit that stores that tick
+    /// (a change's, or a clear's that nothing else keeps), so that ticks keep growing after a
+    /// relaunch (``TickCounter``).
+    static func storeTick(_ tick: Int64, _ connection: SQLiteConnection) throws(StoreError) {
+        try connection.run(
             """
-            INSERT INTO meta (key, value) VALUES ('tick', 1)
-            ON CONFLICT (key) DO UPDATE SET value = value + 1 RETURNING value
-            """
-        ) { row in row.integer(0) }
-        guard let tick = ticks.first else { throw .failed(code: 1, detail: "no tick returned") }
-        return tick
+            INSERT INTO meta (key, value) VALUES ('tick', ?1)
+            ON CONFLICT (key) DO UPDATE SET value = MAX(CAST(value AS INTEGER), ?1)
+            """,
+            .integer(tick))
     }
 }

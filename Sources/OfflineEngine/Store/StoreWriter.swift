@@ -51,10 +51,13 @@ final class StoreWriter: Sendable {
     private let pending = Mutex(Pending())
     private let connection: Mutex<SQLiteConnection?>
     private let queue = DispatchQueue(label: "OfflineEngine.Store.writer", qos: .userInitiated)
+    /// Test-only: failures armed on commits, and the commits counted.
+    let hooks: CommitHooks
 
     /// A writer that owns `connection` from now on.
-    init(connection: sending SQLiteConnection) {
+    init(connection: sending SQLiteConnection, hooks: CommitHooks) {
         self.connection = Mutex(connection)
+        self.hooks = hooks
     }
 
     /// How many submitted jobs wait for the batch under way to end; tests use it to know that a
@@ -89,7 +92,8 @@ final class StoreWriter: Sendable {
             defer { state.jobs = [] }
             return state.jobs
         }
-        let finishers = connection.withLock { connection in Self.runBatch(jobs, on: connection) }
+        let finishers = connection.withLock { connection in Self.runBatch(jobs, on: connection, hooks: hooks)
+        }
         for finish in finishers { finish() }
         let more = pending.withLock { state in
             guard state.jobs.isEmpty, !(state.closing && !state.closed) else { return true }
@@ -137,7 +141,7 @@ final class StoreWriter: Sendable {
                 return
             }
             let finishers = connection.withLock { connection in
-                Self.runBatch(next.jobs, on: connection)
+                Self.runBatch(next.jobs, on: connection, hooks: hooks)
             }
             for finish in finishers { finish() }
         }
@@ -155,7 +159,7 @@ final class StoreWriter: Sendable {
 
     /// Runs a batch in one transaction and returns the resumptions to make after the lock is left.
     private static func runBatch(
-        _ jobs: [StoreJob], on connection: SQLiteConnection?
+        _ jobs: [StoreJob], on connection: SQLiteConnection?, hooks: CommitHooks
     ) -> [@Sendable () -> Void] {
         guard let connection else {
             return jobs.map { job in { job.fail(.closed) } }
@@ -174,12 +178,17 @@ final class StoreWriter: Sendable {
                 return rolledBack(jobs, finishes: finishes, failedAt: index)
             }
         }
+        if writes, let error = hooks.failure(beforeCommitOn: connection) {
+            try? connection.execute(script: "ROLLBACK")
+            return finishes.map { finish in { finish(error) } }
+        }
         do {
             try connection.run("COMMIT")
         } catch {
             if !connection.isAutocommit { try? connection.execute(script: "ROLLBACK") }
             return finishes.map { finish in { finish(error) } }
         }
+        if writes { hooks.committed() }
         let vacuumError =
             jobs.contains { $0.vacuumsAfterCommit } ? rebuildWithIncrementalVacuum(connection) : nil
         let checkpointError =

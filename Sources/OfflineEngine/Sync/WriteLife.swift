@@ -82,6 +82,9 @@ struct WriteLife: Sendable, Hashable {
         return life
     }
 
+    /// Whether the store's queue holds the write: its append committed and it has not left.
+    var isStored: Bool { phase == .queued || phase == .inFlight }
+
     /// Whether a replay may pick the write now.
     var isReadyToSend: Bool { phase == .queued }
 
