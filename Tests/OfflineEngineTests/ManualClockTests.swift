@@ -11,13 +11,16 @@ struct ManualClockTests {
     func wakesInDeadlineOrder() async throws {
         let clock = ManualClock()
         let woken = AsyncLog<String>()
-        let tasks = [("late", 3), ("early", 1), ("middle", 2)].map { name, seconds in
-            Task {
-                try await clock.sleep(for: .seconds(seconds))
-                woken.append(name)
-            }
+        var tasks: [Task<Void, any Error>] = []
+        // One sleeper at a time, each asleep before the next starts, so the log's order is theirs.
+        for (index, (name, seconds)) in [("late", 3), ("early", 1), ("middle", 2)].enumerated() {
+            tasks.append(
+                Task {
+                    try await clock.sleep(for: .seconds(seconds))
+                    woken.append(name)
+                })
+            try await withTimeout { await clock.sleepers(atLeast: index + 1) }
         }
-        try await withTimeout { await clock.sleepers(atLeast: 3) }
         clock.advance(by: .seconds(2))
         let firstTwo = try await withTimeout { try await woken.values(atLeast: 2) }
         #expect(Set(firstTwo) == ["early", "middle"])
