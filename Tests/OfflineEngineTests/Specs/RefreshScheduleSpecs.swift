@@ -48,11 +48,7 @@ struct RefreshScheduleSpecs {
         Scenario(
             "the wait is cut short, with an attempt at once, when enableNetwork() is called",
             tables: SpecRows.one,
-            steps: [
-                .answer(.get(), .reject(500, "XX000")),
-                .live("all", .all),
-                .sent(.get(), 1),
-                .advance(.zero),
+            steps: Step.firstFetchRefused + [
                 .networkUp,
                 .see("all", Shows(ids: [1], refresh: .idle)),
                 .sent(.get(), 2),
@@ -61,11 +57,7 @@ struct RefreshScheduleSpecs {
         Scenario(
             "the wait is cut short, with an attempt at once, when the network comes back",
             tables: SpecRows.one,
-            steps: [
-                .answer(.get(), .reject(500, "XX000")),
-                .live("all", .all),
-                .sent(.get(), 1),
-                .advance(.zero),
+            steps: Step.firstFetchRefused + [
                 .networkDown,
                 .advance(.milliseconds(300)),
                 .see("all", .paused),
@@ -76,11 +68,7 @@ struct RefreshScheduleSpecs {
         Scenario(
             "the wait is cut short, with an attempt at once, when a user signs in",
             tables: SpecRows.one,
-            steps: [
-                .answer(.get(), .reject(500, "XX000")),
-                .live("all", .all),
-                .sent(.get(), 1),
-                .advance(.zero),
+            steps: Step.firstFetchRefused + [
                 .signIn("u1"),
                 .see("all", Shows(ids: [1], refresh: .idle)),
                 .sent(.get(), 2),

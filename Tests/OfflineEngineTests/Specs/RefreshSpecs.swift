@@ -77,11 +77,7 @@ struct RefreshSpecs {
         Scenario(
             "Refreshing -> Paused: it fails while the network is known down",
             tables: SpecRows.one,
-            steps: [
-                .answer(.get(), .reject(500, "XX000")),
-                .live("all", .all),
-                .sent(.get(), 1),
-                .advance(.zero),
+            steps: Step.firstFetchRefused + [
                 .networkDown,
                 .advance(.milliseconds(300)),
                 .see("all", .paused),

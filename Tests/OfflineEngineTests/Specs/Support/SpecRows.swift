@@ -31,6 +31,12 @@ extension Step {
     /// than on a snapshot from before that write.
     static let witness: Step = .insert(["id": 9, "title": "w"], ends: .queued)
 
+    /// Opens the live read of every task, named `all`, whose first fetch is refused (500): once
+    /// it sent it, the read waits on the retry schedule.
+    static let firstFetchRefused: [Step] = [
+        .answer(.get(), .reject(500, "XX000")), .live("all", .all), .sent(.get(), 1), .advance(.zero),
+    ]
+
     /// Opens the live read of every task, named `all`, and waits until it is up to date.
     static let liveAll: [Step] = [.live("all", .all), .see("all", .idle)]
 }
