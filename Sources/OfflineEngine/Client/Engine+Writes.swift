@@ -31,9 +31,11 @@ extension Engine {
                 case .send:
                     do {
                         let result = try await sendAtOnce(mutation, ticket: ticket, options: options)
+                        await state.endSending(mutation)
                         state.immediateSends.end(for: ticket.owner)
                         return result
                     } catch {
+                        await state.endSending(mutation)
                         state.immediateSends.end(for: ticket.owner)
                         throw error
                     }

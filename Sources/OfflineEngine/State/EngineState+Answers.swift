@@ -117,6 +117,8 @@ extension EngineState {
         // After the awaits, with none until the lists are patched: a clear or a new owner since the
         // request left wins, and the patch is laid over the lists as they are now.
         guard ownership.admitsPatch(requestedAt: requestTick), !closed else { return }
+        // Shown as sent until now: the patch takes its place in the same facts.
+        tables.remove([mutation], owner: overlayOwner, publishing: false)
         let (changed, stale) = tables.patchAccepted(
             mutation, returned: returned, liveQueries: liveReads.queries(of: table), primaryKeys: primaryKeys,
             tick: tick, owner: overlayOwner)

@@ -33,6 +33,8 @@ extension EngineState {
     private func enqueue(_ mutation: Mutation, interrupted: Bool, requeuing: Bool) async throws -> Bool {
         let table = TableID(mutation)
         queue.append(QueueEntry(mutation, interrupted: interrupted))
+        // A write sent at once and now queued is shown once: as queued, in its place.
+        tables.remove([mutation], owner: overlayOwner, publishing: false)
         tables.append(mutation)
         do {
             if requeuing {
@@ -111,7 +113,18 @@ extension EngineState {
             return (mutation, ticket, .queued(try await enqueue(mutation)))
         }
         immediateSends.begin(for: owner)
+        // Shown in every list at once, as a pending write, while its request waits for the
+        // server (see ``endSending(_:)``).
+        tables.append(mutation)
+        tables.publishAppended(TableID(mutation), owner: overlayOwner)
         return (mutation, ticket, .send)
+    }
+
+    /// A write sent at once no longer shows as sent: it settled (the lists hold what the
+    /// server sent), was refused, or was cleared. A write queued meanwhile stays, as queued.
+    func endSending(_ mutation: Mutation) {
+        guard queue[mutation.id] == nil else { return }
+        tables.remove([mutation], owner: overlayOwner)
     }
 
     /// Queues a write its ticket may no longer send, for its owner; after a clear since the

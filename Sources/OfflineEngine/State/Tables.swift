@@ -104,8 +104,9 @@ struct Tables: Sendable {
         appended.insert(table)
     }
 
-    /// Takes queued writes out of their tables, sending each table's facts once.
-    mutating func remove(_ writes: [Mutation], owner: String?) {
+    /// Takes queued writes out of their tables, sending each table's facts once (unless
+    /// `publishing` is false: the caller changes the table again before it sends them).
+    mutating func remove(_ writes: [Mutation], owner: String?, publishing: Bool = true) {
         var touched: [TableID] = []
         for write in writes {
             let table = TableID(write)
@@ -117,6 +118,7 @@ struct Tables: Sendable {
                 if write.operation == .update { byID[table]?.queuedUpdates -= 1 }
             }
         }
+        guard publishing else { return }
         for table in touched { changed(table, owner: owner) }
     }
 
