@@ -19,8 +19,11 @@ struct ClientFailedCommitTests {
         try await firstValue(of: client.pendingMutationCount()) { _ in true }
     }
 
-    @Test("a write is not counted while its append waits for the store, nor after the append failed")
-    func failedAppendIsNeverCounted() async throws {
+    /// An offline client whose next append is held behind a stalled store and will fail, with
+    /// the write that made it under way.
+    private static func heldFailingAppend() async throws -> (
+        OfflineClient, StoreStall, Task<WriteResponse<Void>, any Error>
+    ) {
         let fixture = try await ClientFixture()
         let client = fixture.client
         await client.disableNetwork()
@@ -29,6 +32,12 @@ struct ClientFailedCommitTests {
         Self.failTheAppend(client.store)
         let write = Task { try await client.from("tasks").insert(["id": 1] as Row).execute() }
         try await stall.waiting(atLeast: 1)
+        return (client, stall, write)
+    }
+
+    @Test("a write is not counted while its append waits for the store, nor after the append failed")
+    func failedAppendIsNeverCounted() async throws {
+        let (client, stall, write) = try await Self.heldFailingAppend()
         #expect(try await Self.shownCount(client) == 0)
         await stall.resume()
         await #expect(throws: StoreError.full) { try await write.value }
@@ -42,14 +51,7 @@ struct ClientFailedCommitTests {
 
     @Test("queue facts published while an append waits for the store count only the writes stored")
     func factsPublishedMeanwhileCountStoredWritesOnly() async throws {
-        let fixture = try await ClientFixture()
-        let client = fixture.client
-        await client.disableNetwork()
-        let stall = StoreStall(client.store)
-        try await stall.engage()
-        Self.failTheAppend(client.store)
-        let write = Task { try await client.from("tasks").insert(["id": 1] as Row).execute() }
-        try await stall.waiting(atLeast: 1)
+        let (client, stall, write) = try await Self.heldFailingAppend()
         // Clearing another user's data publishes the queue's facts before it waits for the store.
         let clear = Task { try await client.clearLocalData(user: "user-2") }
         try await stall.waiting(atLeast: 2)
