@@ -62,13 +62,7 @@ struct ConnectivitySpecs {
             ]),
         Scenario(
             "malformed JSON answering a write keeps the write queued",
-            steps: [
-                .networkDown,
-                .insert(["id": 1], ends: .queued),
-                .answer(.post(), .body(201, "{not json")),
-                .networkUp,
-                .sent(.post(), 1),
-                .queue(1),
+            steps: Step.replayOfOneInsert(answeredWith: .body(201, "{not json")) + [
                 .advance(.milliseconds(300)),
                 .queue(0),
             ]),

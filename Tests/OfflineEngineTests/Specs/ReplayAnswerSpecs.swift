@@ -57,13 +57,7 @@ struct ReplayAnswerSpecs {
             ]),
         Scenario(
             "a 2xx settles a write only when it is PostgREST's answer: an HTML page keeps it queued",
-            steps: [
-                .networkDown,
-                .insert(["id": 1], ends: .queued),
-                .answer(.post(), .proxyPage(200)),
-                .networkUp,
-                .sent(.post(), 1),
-                .queue(1),
+            steps: Step.replayOfOneInsert(answeredWith: .proxyPage(200)) + [
                 .advance(.milliseconds(300)),
                 .queue(0),
                 .server("tasks", [1]),
@@ -82,13 +76,7 @@ struct ReplayAnswerSpecs {
             ]),
         Scenario(
             "a 3xx keeps the write queued: nothing leaves the queue unseen",
-            steps: [
-                .networkDown,
-                .insert(["id": 1], ends: .queued),
-                .answer(.post(), .reject(302, "redirect")),
-                .networkUp,
-                .sent(.post(), 1),
-                .queue(1),
+            steps: Step.replayOfOneInsert(answeredWith: .reject(302, "redirect")) + [
                 .rejected([]),
                 .advance(.milliseconds(300)),
                 .queue(0),

@@ -31,6 +31,15 @@ extension Step {
     /// than on a snapshot from before that write.
     static let witness: Step = .insert(["id": 9, "title": "w"], ends: .queued)
 
+    /// An insert queued offline, whose replay's request, once the network is back, is answered
+    /// with `answer`: one request sent, the write still queued.
+    static func replayOfOneInsert(answeredWith answer: Answer) -> [Step] {
+        [
+            .networkDown, .insert(["id": 1], ends: .queued), .answer(.post(), answer), .networkUp,
+            .sent(.post(), 1), .queue(1),
+        ]
+    }
+
     /// Opens the live read of every task, named `all`, whose first fetch is refused (500): once
     /// it sent it, the read waits on the retry schedule.
     static let firstFetchRefused: [Step] = [
