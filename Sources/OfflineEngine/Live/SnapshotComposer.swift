@@ -104,7 +104,9 @@ struct SnapshotComposer: Sendable {
         var rebuild =
             fold == nil || facts.version != foldVersion || facts.owner != foldOwner
             || !facts.queued.extends(foldQueued)
-        if !hold, rebuild || holding {
+        // With nothing shown yet (the read's iteration started again), there are no old rows to
+        // hold up: the answer shows at once rather than the queued writes over no rows.
+        if !hold || last == nil, rebuild || holding {
             shown = entry
             rebuild = true
         }

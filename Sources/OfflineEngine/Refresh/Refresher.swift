@@ -31,6 +31,11 @@ final class Refresher: Sendable {
     private let running = Mutex(false)
     /// Every report, in order (for logs and tests).
     private let log = EventBroadcast<RefreshReport, Never>()
+    /// The newest answer an attempt wrote, recorded as the attempt returns: an attempt whose run
+    /// stopped before it could report (its readers left while the server answered) still wrote
+    /// rows that the read's snapshots hold back until a report carries them, so the next run
+    /// carries it from its first report.
+    private let written = Mutex(0)
 
     /// The newest report, replayed to each new reader: what a live read combines with its rows.
     let states = StateBroadcast<RefreshReport, Never>(.starting)
@@ -45,6 +50,16 @@ final class Refresher: Sendable {
 
     /// The state last reported.
     var state: RefreshState { states.value.state }
+
+    /// The newest answer reported or written by an attempt, whichever is newer.
+    private var newestAnswer: Int {
+        max(states.value.answer, written.withLock { $0 })
+    }
+
+    /// Records an answer an attempt wrote, before its run may report it.
+    private func recordWritten(_ answer: Int) {
+        written.withLock { $0 = max($0, answer) }
+    }
 
     /// Every report from now on (subscribed when called), in order, none dropped; it finishes
     /// with ``finish()``.
@@ -92,7 +107,7 @@ final class Refresher: Sendable {
         defer {
             self.inbox.withLock { $0 = nil }
             // The next run starts from `.refreshing`, as a new read does.
-            states.send(RefreshReport(state: .refreshing, answer: states.value.answer))
+            states.send(RefreshReport(state: .refreshing, answer: newestAnswer))
         }
         // Subscribe before reading the session's state, so a settling in between is not missed.
         let networkCameBack = environment.networkCameBack()
@@ -132,7 +147,7 @@ final class Refresher: Sendable {
             self.refresher = refresher
             self.inbox = inbox
             self.machine = RefreshStateMachine(schedule: refresher.environment.schedule)
-            self.answer = refresher.states.value.answer
+            self.answer = refresher.newestAnswer
         }
 
         /// Sends a report of `state` with the newest answer.
@@ -222,7 +237,7 @@ final class Refresher: Sendable {
         private mutating func startAttempt() {
             token += 1
             let token = token
-            let fetch = refresher.fetch
+            let (refresher, fetch) = (refresher, refresher.fetch)
             let connectivity = refresher.environment.connectivity
             let summarize = refresher.environment.summarize
             let inbox = inbox
@@ -232,6 +247,7 @@ final class Refresher: Sendable {
                 do {
                     let answer = try await fetch()
                     written = answer.answer
+                    if let written { refresher.recordWritten(written) }
                     event = .answered(answer.outcome)
                 } catch {
                     if Task.isCancelled { return }
