@@ -58,6 +58,18 @@ final class FollowingDevice: Sendable {
         }
     }
 
+    /// Checks a snapshot that came while the queued update of task `id` waits: the row shows its
+    /// queued `title`, whatever the feed brought.
+    func check(_ snapshot: QuerySnapshot, shows title: String, of id: Int, in list: FollowedList) {
+        let shown = snapshot.result?.rows.first { $0.taskID == id }?["title"]?.stringValue
+        if shown == title {
+            kept.withLock { $0 += 1 }
+        } else {
+            let what = "\(name)'s \(list.name) showed task \(id) as \(shown ?? "-") over its queued \(title)"
+            broken.withLock { $0.append(what) }
+        }
+    }
+
     /// Queues (the device is offline) an update of task `id`'s title, and promises it.
     func queueTitle(_ title: String, of id: Int) async throws {
         let outcome = try await client.from("tasks").update(["title": .string(title)] as Row).eq(
