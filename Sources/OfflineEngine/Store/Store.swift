@@ -97,12 +97,14 @@ package final class Store: Sendable {
 
     /// Opens the store on a background thread, so reading the file and running migrations do not
     /// hold up a thread of the Swift cooperative pool; otherwise the same as `open(_:durability:)`.
+    /// The thread is a queue of its own: the global queue has a thread per core, and an open
+    /// waited seconds there behind other blocking work (many stores opening at once).
     package static func openInBackground(
         _ storage: Storage, durability: StoreDurability = .survivesAppCrash
     ) async throws(StoreError) -> Store {
         let result = await withCheckedContinuation {
             (opened: CheckedContinuation<Result<Store, StoreError>, Never>) in
-            DispatchQueue.global(qos: .userInitiated).async {
+            DispatchQueue(label: "OfflineEngine.Store.open", qos: .userInitiated).async {
                 do throws(StoreError) {
                     opened.resume(returning: .success(try open(storage, durability: durability)))
                 } catch {

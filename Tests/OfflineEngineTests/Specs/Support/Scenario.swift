@@ -57,8 +57,9 @@ struct SpecCase: Sendable, CustomTestStringConvertible {
         }
     }
 
-    /// Plays the scenario, recording a failure that names the step that failed.
+    /// Plays the scenario once a slot is free (``ScenarioSlots``), recording a failure that names
+    /// the step that failed.
     func play() async {
-        await ScenarioRun(self).play()
+        await ScenarioSlots.shared.playing { await ScenarioRun(self).play() }
     }
 }

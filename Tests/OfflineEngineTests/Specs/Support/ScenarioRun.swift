@@ -6,12 +6,16 @@ import Testing
 /// Plays one scenario on one store: launches a client on a manual clock against the stand-in
 /// server, runs the steps in order, and records the first failing step with what it saw.
 ///
-/// Nothing may hang: every wait is under ``wait`` seconds, and teardown releases held requests,
-/// leaves the live reads and closes the client under a limit too, so a failing scenario fails in
-/// seconds and the next one starts clean.
+/// Nothing may hang: every wait is under ``wait`` seconds (opening a client, ``openWait``), and
+/// teardown releases held requests, leaves the live reads and closes the client under a limit
+/// too, so a failing scenario fails in seconds and the next one starts clean.
 final class ScenarioRun {
     /// The limit of each wait, in seconds of real time.
     static let wait: Double = 10
+    /// The limit of opening a client: the longest run of store calls and hops a scenario makes,
+    /// each of which queues behind the whole test run's work on a loaded 2-core machine (runs
+    /// met 10 s there, with nothing wrong in the engine).
+    static let openWait: Double = 30
 
     let spec: SpecCase
     let server: InMemoryPostgREST
@@ -85,7 +89,7 @@ final class ScenarioRun {
             primaryKeys: spec.scenario.primaryKeys, responseTrust: spec.scenario.responseTrust, clock: clock,
             transport: transport)
         configuration.tables = spec.scenario.settings
-        let opened = try await guarded("open") { [configuration] in
+        let opened = try await guarded("open", within: Self.openWait) { [configuration] in
             try await OfflineClient(configuration: configuration)
         }
         client = opened
@@ -153,11 +157,12 @@ final class ScenarioRun {
     }
 
     /// Runs `body` under the wait limit, naming what timed out.
-    func guarded<T: Sendable>(_ what: String, _ body: @escaping @Sendable () async throws -> T) async throws
-        -> T
-    {
+    func guarded<T: Sendable>(
+        _ what: String, within seconds: Double = ScenarioRun.wait,
+        _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         do {
-            return try await withTimeout(Self.wait, body)
+            return try await withTimeout(seconds, body)
         } catch let timeout as TimedOut {
             throw Failure(description: "\(what): \(timeout)")
         }
