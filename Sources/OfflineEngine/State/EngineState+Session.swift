@@ -12,7 +12,8 @@ extension EngineState {
             // Under a cache per user, the restored session's cache is shown (a signed-out one,
             // the signed-out cache). A store that fails here leaves answers refused, as a clear's.
             if sharing == .perUser, ownership.owner != restored.userID {
-                try? await changeOwner(to: restored.userID)
+                let owner = await changeOwner(to: restored.userID)
+                try? await store.account.record(AccountChange(owner: owner))
             }
         }
         settled()
@@ -25,11 +26,12 @@ extension EngineState {
         // Before any await: a request built from now on carries the new token, and one built
         // before read its tick before the new owner's tick below.
         session.send(.signedIn(newSession))
+        // The store's side of the sign-in is one commit: the new owner, the session, the claim.
+        var change = AccountChange(session: .some(newSession), claimingFor: newSession.userID)
         if ownership.owner != newSession.userID {
-            try await changeOwner(to: newSession.userID)
+            change.owner = await changeOwner(to: newSession.userID)
         }
-        try await store.account.setSession(newSession)
-        if try await store.queue.claimUnownedWrites(for: newSession.userID) > 0 {
+        if try await store.account.record(change) > 0 {
             // Owner-less queued writes become this user's, as the store made them.
             ticketGate.void()
             let changed = queue.claimOwnerless(for: newSession.userID)
@@ -84,10 +86,11 @@ extension EngineState {
     /// the next user to sign in takes it over.
     func signOut() async throws {
         session.send(.signedOut)
+        var change = AccountChange(session: .some(nil))
         if sharing == .perUser, ownership.owner != nil {
-            try await changeOwner(to: nil)
+            change.owner = await changeOwner(to: nil)
         }
-        try await store.account.setSession(nil)
+        try await store.account.record(change)
         settled()
     }
 
@@ -101,8 +104,11 @@ extension EngineState {
     /// read fetches again. Under ``CacheSharing/perUser`` the lists held are dropped and the new
     /// owner's own are read from the store; under ``CacheSharing/handOver`` the cache passes to
     /// the new owner, every list marked stale. All of it changes in memory before the first
-    /// `await`, so no facts ever lay one user's lists under another's session.
-    private func changeOwner(to owner: String?) async throws {
+    /// `await`, so no facts ever lay one user's lists under another's session. Returns what the
+    /// store must record, which the caller hands to it with no `await` between (under
+    /// ``CacheSharing/handOver`` the lists move in call order: a read of them handed to the store
+    /// before reads them again, from the new owner's cache).
+    private func changeOwner(to owner: String?) async -> AccountChange.Owner {
         let change = ownership.beginOwnerChange()
         switch sharing {
         case .perUser:
@@ -117,15 +123,11 @@ extension EngineState {
         if sharing == .perUser { await loadListsOfLiveReads() }
         let tick = marks.nextTick()
         ownership.endOwnerChange(change, at: tick)
-        if sharing == .handOver {
-            // The store moves the lists in call order: a read of the lists handed to the store
-            // before this reads them again, from the new owner's cache.
-            let handed = lists
-            ownership.owner = owner
-            ownership.listsGeneration += 1
-            _ = try await handed.handOver(to: ownership.partition)
-        }
-        try await store.account.setOwner(ownership.owner)
+        guard sharing == .handOver else { return AccountChange.Owner(user: owner) }
+        let handedFrom = ownership.partition
+        ownership.owner = owner
+        ownership.listsGeneration += 1
+        return AccountChange.Owner(user: owner, handOver: (from: handedFrom, to: ownership.partition))
     }
 
     /// Reads the lists of the live reads held now from the cache shown now, after the lists in

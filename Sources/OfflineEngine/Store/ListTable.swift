@@ -123,16 +123,23 @@ package struct ListTable: Sendable {
     @discardableResult
     nonisolated(nonsending) package func handOver(to newUser: String) async throws(StoreError) -> Int {
         try await store.perform(writes: true, atomic: true) { [store, user] connection throws(StoreError) in
-            try connection.run("UPDATE lists SET stale = 1 WHERE user = ?", .text(user))
-            guard newUser != user else { return connection.changes }
-            for table in ["lists", "list_usage"] {
-                try connection.run("DELETE FROM \(table) WHERE user = ?", .text(newUser))
-                try connection.run("UPDATE \(table) SET user = ? WHERE user = ?", .text(newUser), .text(user))
-            }
-            let moved = connection.changes
-            store.listBytes.set(try ListTable.totalBytes(connection))
-            return moved
+            try Self.handOver(from: user, to: newUser, store: store, connection)
         }
+    }
+
+    /// ``handOver(to:)`` inside a job already running (a sign-in's one commit).
+    static func handOver(from user: String, to newUser: String, store: Store, _ connection: SQLiteConnection)
+        throws(StoreError) -> Int
+    {
+        try connection.run("UPDATE lists SET stale = 1 WHERE user = ?", .text(user))
+        guard newUser != user else { return connection.changes }
+        for table in ["lists", "list_usage"] {
+            try connection.run("DELETE FROM \(table) WHERE user = ?", .text(newUser))
+            try connection.run("UPDATE \(table) SET user = ? WHERE user = ?", .text(newUser), .text(user))
+        }
+        let moved = connection.changes
+        store.listBytes.set(try ListTable.totalBytes(connection))
+        return moved
     }
 
     /// Forgets a cached list. Returns `false` when there was none.

@@ -152,9 +152,16 @@ package struct QueueTable: Sendable {
     nonisolated(nonsending) package func claimUnownedWrites(for owner: String) async throws(StoreError) -> Int
     {
         try await store.perform(writes: true) { connection throws(StoreError) in
-            try connection.run("UPDATE queue SET owner = ? WHERE owner IS NULL", .text(owner))
-            return connection.changes
+            try Self.claimUnownedWrites(for: owner, connection)
         }
+    }
+
+    /// ``claimUnownedWrites(for:)`` inside a job already running (a sign-in's one commit).
+    static func claimUnownedWrites(for owner: String, _ connection: SQLiteConnection) throws(StoreError)
+        -> Int
+    {
+        try connection.run("UPDATE queue SET owner = ? WHERE owner IS NULL", .text(owner))
+        return connection.changes
     }
 
     /// Runs one statement on a queued write's row (bound to its `seq`); `false` when not queued.
