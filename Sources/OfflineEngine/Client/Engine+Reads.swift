@@ -82,8 +82,10 @@ extension Engine {
         let key = options.cachedList(of: query).canonicalKey
         return try await calls.underway {
             try await state.listsInUse.using(key) {
-                defer { state.store.lists.noteRead([key]) }
-                return try await fetchOnceInUse(query, options: options)
+                let fetched = try await fetchOnceInUse(query, options: options)
+                // An answer written counted its list as read in its own commit.
+                if fetched.result.isFromCache { state.store.lists.noteRead([key]) }
+                return fetched
             }
         }
     }
