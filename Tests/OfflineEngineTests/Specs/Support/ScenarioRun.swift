@@ -10,8 +10,9 @@ import Testing
 /// teardown releases held requests, leaves the live reads and closes the client under a limit
 /// too, so a failing scenario fails in seconds and the next one starts clean.
 final class ScenarioRun {
-    /// The limit of each wait, in seconds of real time.
-    static let wait: Double = 10
+    /// The limit of each wait, in seconds of real time: a step takes milliseconds, and a loaded
+    /// CI machine many times that.
+    static let wait: Double = 20
     /// The limit of opening a client: the longest run of store calls and hops a scenario makes,
     /// each of which queues behind the whole test run's work on a loaded 2-core machine (runs
     /// met 10 s there, with nothing wrong in the engine).
