@@ -13,7 +13,7 @@ extension EngineState {
             // the signed-out cache). A store that fails here leaves answers refused, as a clear's.
             if sharing == .perUser, ownership.owner != restored.userID {
                 let owner = await changeOwner(to: restored.userID)
-                try? await store.account.record(AccountChange(owner: owner))
+                _ = try? await store.account.record(AccountChange(owner: owner))
             }
         }
         settled()
