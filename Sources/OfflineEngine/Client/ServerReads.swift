@@ -37,7 +37,11 @@ struct ServerReads: Sendable {
         async throws -> Answer
     {
         state.events.send(SyncEvent(.readSent, table: query.table))
+        let connectivity = state.connectivity
         let sent = try await tokens.send(for: session, through: transport) { token in
+            // The network may have gone down while the token was asked for: a read sends nothing
+            // while it is known down (a refresh then pauses, a fetch answers from the cache).
+            guard connectivity.current != .offline else { throw ClientError.offline }
             var request = try RequestBuilder.request(
                 for: query, endpoint: endpoint, accessToken: token, options: options)
             request.retriesTransportFailures = false
