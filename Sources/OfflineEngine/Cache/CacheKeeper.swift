@@ -84,7 +84,11 @@ final class CacheKeeper: Sendable {
         let over = store.listBytes.value > policy.budget
         var compact = compacting && over
         if compacting, !over { compact = try await store.lists.mostlyFree() }
-        let scope = EvictionScope.fit(bytes: over ? policy.evictionTarget : .max, now: now())
+        let now = now()
+        // Under the budget with nothing expired and nothing to give back, there is nothing to do:
+        // no write transaction (the launch pass would otherwise cost every launch a commit).
+        if !over, !compact, try await !store.lists.anyExpired(by: now) { return }
+        let scope = EvictionScope.fit(bytes: over ? policy.evictionTarget : .max, now: now)
         try await evict(scope, state, compacting: compact)
     }
 }

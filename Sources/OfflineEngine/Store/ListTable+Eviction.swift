@@ -115,6 +115,17 @@ extension ListTable {
         }
     }
 
+    /// Whether any list (every user's) has expired by `now`: read without a write transaction,
+    /// so a pass with nothing to remove costs no commit.
+    nonisolated(nonsending) package func anyExpired(by now: Date) async throws(StoreError) -> Bool {
+        try await store.perform(writes: false) { connection throws(StoreError) in
+            try connection.query(
+                "SELECT 1 FROM list_usage WHERE expires_at IS NOT NULL AND expires_at <= ? LIMIT 1",
+                .real(now.timeIntervalSince1970)
+            ) { _ in true }.isEmpty == false
+        }
+    }
+
     /// Whether a quarter of the database file or more is free pages: worth giving back.
     nonisolated(nonsending) package func mostlyFree() async throws(StoreError) -> Bool {
         try await store.perform(writes: false) { connection throws(StoreError) in
