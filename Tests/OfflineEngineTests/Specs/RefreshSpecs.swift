@@ -106,11 +106,7 @@ struct RefreshSpecs {
         Scenario(
             "Idle -> Refreshing: a new owner marks the rows stale, fetched again with the new token",
             tables: SpecRows.one,
-            steps: Step.liveAll + [
-                .answer(.get(), .hang),
-                .signIn("u2"),
-                .see("all", .refreshing),
-                .release,
+            steps: Step.newOwnerDuringFetch + [
                 .see("all", Shows(ids: [1], refresh: .idle)),
                 .sent(.get().by("u1"), 1),
             ]),

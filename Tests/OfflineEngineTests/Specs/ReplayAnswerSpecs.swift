@@ -108,11 +108,7 @@ struct ReplayAnswerSpecs {
             ]),
         Scenario(
             "a write no longer queued (rejected) is not sent again",
-            steps: [
-                .networkDown,
-                .insert(["id": 1], ends: .queued),
-                .answer(.post(), .reject(403, "42501")),
-                .networkUp,
+            steps: ReplaySpecs.replaying(.reject(403, "42501")) + [
                 .rejected(["42501"]),
                 .insert(["id": 2], ends: .sent),
                 .server("tasks", [2]),

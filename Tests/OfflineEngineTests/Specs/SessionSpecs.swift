@@ -63,11 +63,7 @@ struct SessionSpecs {
             ]),
         Scenario(
             "rejected writes belong to their owner: never listed for another user",
-            steps: [
-                .networkDown,
-                .insert(["id": 1], ends: .queued),
-                .answer(.post(), .reject(403, "42501")),
-                .networkUp,
+            steps: ReplaySpecs.replaying(.reject(403, "42501")) + [
                 .rejected(["42501"]),
                 .signIn("u2"),
                 .rejected([]),
@@ -150,12 +146,8 @@ struct SessionSpecs {
         Scenario(
             "a cache with rows passes to the new owner with its rows kept until fetched again",
             tables: SpecRows.one,
-            steps: Step.liveAll + [
-                .answer(.get(), .hang),
-                .signIn("u2"),
-                .see("all", .refreshing),
-                .release,
-                .see("all", Shows(ids: [1], fromCache: false, refresh: .idle)),
+            steps: Step.newOwnerDuringFetch + [
+                .see("all", Shows(ids: [1], fromCache: false, refresh: .idle))
             ]),
     ]
 }

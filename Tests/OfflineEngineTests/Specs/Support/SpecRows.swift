@@ -48,4 +48,9 @@ extension Step {
 
     /// Opens the live read of every task, named `all`, and waits until it is up to date.
     static let liveAll: [Step] = [.live("all", .all), .see("all", .idle)]
+
+    /// ``liveAll``, then `u2` signs in: the read refreshes again (Refreshing), its fetch held
+    /// until released.
+    static let newOwnerDuringFetch: [Step] =
+        liveAll + [.answer(.get(), .hang), .signIn("u2"), .see("all", .refreshing), .release]
 }
