@@ -104,18 +104,20 @@ struct Tables: Sendable {
         appended.insert(table)
     }
 
-    /// Takes queued writes out of their tables, sending each table's facts once (unless
-    /// `publishing` is false: the caller changes the table again before it sends them).
+    /// Takes queued writes out of their tables, sending the facts of each table that held one
+    /// once (unless `publishing` is false: the caller changes the table again before it sends
+    /// them). A write no table holds (a write sent at once whose patch took its place) sends
+    /// nothing: every live read of a table whose facts change lays its overlay anew.
     mutating func remove(_ writes: [Mutation], owner: String?, publishing: Bool = true) {
         var touched: [TableID] = []
         for write in writes {
             let table = TableID(write)
-            if !touched.contains(table) { touched.append(table) }
             if let held = byID[table]?.queued, case let kept = held.removing(write.id),
                 kept.count < held.count
             {
                 byID[table]?.queued = kept
                 if write.operation == .update { byID[table]?.queuedUpdates -= 1 }
+                if !touched.contains(table) { touched.append(table) }
             }
         }
         guard publishing else { return }
