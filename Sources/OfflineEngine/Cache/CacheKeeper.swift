@@ -6,7 +6,7 @@ import Synchronization
 /// of the engine's background work, so no caller's task waits for one: one at launch, and one
 /// each time a write of the cache took the lists over the budget (writes made during a pass
 /// are seen by the next). A pass removes lists in the store, then tells the state to forget
-/// them (``EngineState/forgetEvicted(_:)``).
+/// them (``CachedLists/forgetEvicted(_:in:)``).
 ///
 /// Passes are counted: ``settled()`` returns once every pass asked for before it was called has
 /// run, so ``OfflineClient/cacheSize()`` reports the bytes after the eviction that was due.
@@ -32,6 +32,9 @@ final class CacheKeeper: Sendable {
         self.now = now
         self.keeping = keeping
     }
+
+    /// The keys of the lists being read now, which no pass removes.
+    var keptKeys: Set<String> { keeping() }
 
     /// Asks for a pass if the lists are over the budget; called after each write of the cache.
     func wrote() {
@@ -61,7 +64,7 @@ final class CacheKeeper: Sendable {
         // A table's lists are the cache's now; a fit and `.all` reach every user's.
         let lists = await state.lists
         let removed = try await lists.evict(scope, compacting: compacting, keeping: keeping)
-        if !removed.isEmpty { try await state.forgetEvicted(removed) }
+        if !removed.isEmpty { try await CachedLists.forgetEvicted(removed, in: state) }
         return removed.count
     }
 

@@ -13,7 +13,7 @@ extension Engine {
                 throw QueryError(.invalidTableName)
             }
             let profile = try RequestBuilder.profile(schema)
-            let sent = try await tokens.send(for: state.session.value.authSession, through: transport) {
+            let sent = try await tokens.send(for: outputs.session.value.authSession, through: transport) {
                 token in
                 var headers = try RequestBuilder.baseHeaders(endpoint: endpoint, accessToken: token)
                 headers["Content-Type"] = "application/json"

@@ -11,7 +11,7 @@ extension Engine {
             switch event {
             case .change(let change):
                 if following.isSubscribed {
-                    try await calls.underway { try await state.land(change) }
+                    try await calls.underway { try await Answers.land(change, in: state) }
                 } else {
                     following.hold(change)
                 }
@@ -19,9 +19,9 @@ extension Engine {
                 let (held, wasDown) = following.subscribe()
                 if wasDown { feeds.cameUp(tables) }
                 try await calls.underway {
-                    for change in held { try await state.land(change) }
+                    for change in held { try await Answers.land(change, in: state) }
                     // Changes made while the feed was down never come: the lists ask again.
-                    for table in tables { try await state.markStale(table) }
+                    for table in tables { try await CachedLists.markStale(table, in: state) }
                 }
             case .disconnected:
                 if following.disconnect() { feeds.wentDown(tables) }

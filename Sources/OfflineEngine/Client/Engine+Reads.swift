@@ -7,7 +7,7 @@ extension Engine {
     func attach(_ query: QueryDescription) async throws -> LiveReads.Snapshots {
         try await calls.underway {
             // In use from its load until the read holds it, so no eviction pass removes it between.
-            try await state.listsInUse.using(query.canonicalKey) {
+            try await listsInUse.using(query.canonicalKey) {
                 let facts = try await state.facts(of: TableID(query), for: query.canonicalKey)
                 guard
                     let snapshots = liveReads.join(
@@ -15,7 +15,7 @@ extension Engine {
                         expiry: expiry(of: query, facts: facts),
                         refresher: { makeRefresher(for: query, answering: $0) })
                 else { throw ClientError.closed }
-                state.store.lists.noteRead([query.canonicalKey])
+                store.lists.noteRead([query.canonicalKey])
                 return snapshots
             }
         }
@@ -24,7 +24,7 @@ extension Engine {
     /// Leaves the live read of `key`; its list counts as read until now.
     func detach(_ key: String) {
         liveReads.leave(key)
-        state.store.lists.noteRead([key])
+        store.lists.noteRead([key])
     }
 
     /// The timer of the list's time to live, when the query has one.
@@ -32,34 +32,35 @@ extension Engine {
         guard let timeToLive = configuration.cache.timeToLive(query) else { return nil }
         return ListExpiry(
             key: query.canonicalKey, timeToLive: timeToLive, clock: configuration.clock, facts: facts,
-            expire: { [weak state] serial in await state?.expire(query, answer: serial) })
+            expire: { [weak state] serial in
+                guard let state else { return }
+                await CachedLists.expire(query, answer: serial, in: state)
+            })
     }
 
     /// The refresh of a live read of `query`; its answers are stamped `answering` (see
     /// ``SnapshotComposer/refreshID``).
     private func makeRefresher(for query: QueryDescription, answering refreshID: String) -> Refresher {
-        let session = state.session
-        let settled = state.signals.sessionSettled
+        let session = outputs.session
+        let settled = outputs.signals.sessionSettled
         var environment = RefreshEnvironment(
             clock: configuration.clock, connectivity: connectivity,
             sessionRestoring: { session.value == .restoring },
             sessionSettled: { settled.stream() },
             summarize: { error in ErrorWording.summary(of: error) })
-        let events = state.events
+        let events = outputs.events
         let table = query.table
         environment.stateChanged = {
             events.send(SyncEvent(.refreshChanged(SyncEvent.Refresh($0)), table: table))
         }
         // Weak: the state keeps the live reads, which keep this refresher.
-        let (endpoint, transport, calls, tokens) = (endpoint, transport, calls, tokens)
-        return Refresher(environment: environment) { [weak state] in
+        let reads = reads
+        return Refresher(environment: environment) { [weak state, calls] in
             guard let state else { throw CancellationError() }
             return try await calls.underway {
-                let reads = ServerReads(
-                    endpoint: endpoint, transport: transport, state: state, tokens: tokens)
                 let (rows, tick) = try await reads.fetch(query)
-                return try await state.applyAnswer(
-                    rows, query: query, requestTick: tick, answering: refreshID)
+                return try await Answers.apply(
+                    rows, query: query, requestTick: tick, answering: refreshID, in: state)
             }
         }
     }
@@ -81,10 +82,10 @@ extension Engine {
     ) {
         let key = options.cachedList(of: query).canonicalKey
         return try await calls.underway {
-            try await state.listsInUse.using(key) {
+            try await listsInUse.using(key) {
                 let fetched = try await fetchOnceInUse(query, options: options)
                 // An answer written counted its list as read in its own commit.
-                if fetched.result.isFromCache { state.store.lists.noteRead([key]) }
+                if fetched.result.isFromCache { store.lists.noteRead([key]) }
                 return fetched
             }
         }
@@ -97,7 +98,7 @@ extension Engine {
         let table = TableID(query)
         let listed = options.cachedList(of: query)
         let key = listed.canonicalKey
-        try await state.loadLists(of: table)
+        try await CachedLists.load(of: table, in: state)
         await waitForSessionToSettle()
         var answered = false
         var count: Int?
@@ -107,8 +108,8 @@ extension Engine {
             let (answer, tick) = try await reads.fetch(query, options: options)
             count = answer.count
             answered =
-                try await state.applyAnswer(
-                    answer.rows, query: listed, requestTick: tick, count: answer.count
+                try await Answers.apply(
+                    answer.rows, query: listed, requestTick: tick, count: answer.count, in: state
                 )
                 .outcome == .applied
         } catch {
@@ -153,15 +154,15 @@ extension Engine {
 
     /// How many writes of the current user wait, from the queue's facts.
     var pendingMutationCount: some AsyncSequence<Int, Never> & Sendable {
-        state.queueFacts.values().mapSync { $0.visibleCount }.distinct()
+        outputs.queue.values().mapSync { $0.visibleCount }.distinct()
     }
 
     /// The client's sync status, from the network, the session, the queue's facts and the
     /// replay's.
     var syncStatus: some AsyncSequence<SyncStatus, any Error> & Sendable {
         combineLatest(
-            combineLatest(connectivity.states(), state.session.values()), state.queueFacts.values(),
-            combineLatest(state.uploads.values(), feeds.values())
+            combineLatest(connectivity.states(), outputs.session.values()), outputs.queue.values(),
+            combineLatest(uploads.values(), feeds.values())
         )
         .mapSync { network, queue, uploadsAndFeeds in
             let (uploads, feedsDown) = uploadsAndFeeds
@@ -169,7 +170,7 @@ extension Engine {
                 connectivity: network.0, isUploading: uploads.isUploading, pendingCount: queue.visibleCount,
                 oldestPendingAt: queue.visibleCount > 0 ? queue.oldest : nil,
                 lastUploadError: uploads.lastError,
-                lastSyncedAt: uploads.lastSyncedAt,
+                lastSyncedAt: queue.lastSyncedAt,
                 isWaitingForSession: network.1.isWaitingForToken || network.1 == .restoring,
                 disconnectedFeeds: feedsDown)
         }
@@ -178,6 +179,6 @@ extension Engine {
 
     /// The rejected writes the current user may see, from the rejected facts.
     var rejectedMutations: some AsyncSequence<[RejectedMutation], Never> & Sendable {
-        state.rejected.facts.values().mapSync { $0.visible }.distinct()
+        outputs.rejected.facts.values().mapSync { $0.visible }.distinct()
     }
 }

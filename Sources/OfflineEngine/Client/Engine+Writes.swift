@@ -24,21 +24,22 @@ extension Engine {
                 let answer = try await sendOnlineOnly(mutation, ticket: ticket, options: options)
                 return WriteOutcome(result: .sent(answer.rows), count: answer.count, rows: answer.rows)
             case .offlineFirst:
-                let (mutation, ticket, step) = try await state.firstStep(for: draft)
+                let (mutation, ticket, step) = try await ImmediateSendEvents.firstStep(for: draft, in: state)
                 switch step {
                 case .queued(let pending):
                     return await queuedOutcome(mutation, pending: pending, options: options)
                 case .send:
+                    // Whether it settled or threw, it no longer shows as sent, and the next write
+                    // of its owner may go.
+                    let sent: Result<WriteOutcome, any Error>
                     do {
-                        let result = try await sendAtOnce(mutation, ticket: ticket, options: options)
-                        await state.endSending(mutation)
-                        state.immediateSends.end(for: ticket.owner)
-                        return result
+                        sent = .success(try await sendAtOnce(mutation, ticket: ticket, options: options))
                     } catch {
-                        await state.endSending(mutation)
-                        state.immediateSends.end(for: ticket.owner)
-                        throw error
+                        sent = .failure(error)
                     }
+                    await ImmediateSendEvents.endSending(mutation, in: state)
+                    immediateSends.end(for: ticket.owner)
+                    return try sent.get()
                 }
             }
         }
@@ -50,38 +51,40 @@ extension Engine {
     private func sendAtOnce(_ mutation: Mutation, ticket: SendTicket, options: WriteOptions) async throws
         -> WriteOutcome
     {
-        let tick = state.marks.nextTick()
+        let tick = outputs.marks.nextTick()
         // Asks for the server's rows when the lists read columns it did not send (an id the
         // server makes): the app still gets only what it asked for.
         var sending = mutation
-        if await state.needsServerRows(mutation) { sending.returning = "*" }
+        if await CachedLists.needsServerRows(mutation, in: state) { sending.returning = "*" }
         let answer: (asked: Mutation, rows: [Row], count: Int?)
         do {
             guard let sent = try await sendAskingRows(sending, as: mutation, ticket: ticket, options: options)
             else {
-                let pending = try await state.enqueueUnlessCleared(mutation, ticket: ticket)
+                let pending = try await ImmediateSendEvents.enqueueUnlessCleared(
+                    mutation, ticket: ticket, in: state)
                 return await queuedOutcome(mutation, pending: pending, options: options)
             }
             answer = sent
         } catch is TokenUnavailable {
             // Never sent: queued as it is, to go once a token comes.
-            let pending = try await state.enqueueUnlessCleared(mutation, ticket: ticket)
+            let pending = try await ImmediateSendEvents.enqueueUnlessCleared(
+                mutation, ticket: ticket, in: state)
             return await queuedOutcome(mutation, pending: pending, options: options)
         } catch let conflict as PostgrestError where conflict.code == RejectedMutation.conflictCode {
             // Nothing was written: the lists fetch again to show what the server holds.
-            try? await state.markStale(TableID(mutation))
+            try? await CachedLists.markStale(TableID(mutation), in: state)
             throw conflict
         } catch  where ReplayDecision.keepsQueued(after: error, classify: configuration.classifyFailure) {
             // Not settled: kept in the queue, its attempt counted. A clear that ran meanwhile wiped it.
             var attempted = mutation
             attempted.attempts = 1
             let interrupted = WriteAnswer.mayHaveBeenApplied(after: error)
-            let pending = try await state.enqueueUnlessCleared(
-                attempted, ticket: ticket, interrupted: interrupted)
+            let pending = try await ImmediateSendEvents.enqueueUnlessCleared(
+                attempted, ticket: ticket, interrupted: interrupted, in: state)
             return await queuedOutcome(mutation, pending: pending, options: options)
         }
-        state.events.send(SyncEvent(.writeAccepted, mutation))
-        try await state.patchAccepted(answer.asked, returned: answer.rows, requestTick: tick)
+        outputs.events.send(SyncEvent(.writeAccepted, mutation))
+        try await Answers.patchAccepted(answer.asked, returned: answer.rows, requestTick: tick, in: state)
         let rows = mutation.returning == nil ? [] : answer.rows
         return WriteOutcome(result: .sent(rows), count: answer.count, rows: rows)
     }
@@ -112,7 +115,7 @@ extension Engine {
             return WriteOutcome(result: .queued(pending), count: nil, rows: [])
         }
         let table = TableID(mutation)
-        try? await state.loadLists(of: table)
+        try? await CachedLists.load(of: table, in: state)
         let facts = await state.currentFacts(of: table)
         let rows = WrittenRows.rows(of: mutation, facts: facts, primaryKeys: primaryKeys)
         return WriteOutcome(
@@ -131,7 +134,7 @@ extension Engine {
             }
             return answer
         } catch let unreadable as UnexpectedResponseError where (200..<300).contains(unreadable.status) {
-            try await state.markStale(TableID(mutation))
+            try await CachedLists.markStale(TableID(mutation), in: state)
             throw unreadable
         }
     }
@@ -144,13 +147,13 @@ extension Engine {
         -> WriteAnswer.Answer?
     {
         let sent = try await tokens.send(
-            for: ticket.session, through: transport, mayLeave: { state.mayStillSend(ticket) },
+            for: ticket.session, through: transport, mayLeave: { outputs.mayStillSend(ticket) },
             request: {
                 try RequestBuilder.request(
                     for: mutation, endpoint: endpoint, accessToken: $0, options: options)
             })
         guard let response = sent else { return nil }
-        state.events.send(SyncEvent(.writeSent, mutation))
+        outputs.events.send(SyncEvent(.writeSent, mutation))
         return WriteAnswer.Answer(
             rows: try WriteAnswer.rows(from: response, for: mutation),
             count: ResponseDecoding.count(from: response))

@@ -15,7 +15,18 @@ final class Engine: Sendable {
     let transport: RetryingTransport
     let connectivity: ConnectivityMonitor
     let state: EngineState
+    let store: Store
+    /// The state's facts and signals, handed to their readers from here.
+    let outputs: StateOutputs
+    /// How the replay stands; the replay is its one writer.
+    let uploads = StateBroadcast<UploadFacts, Never>(UploadFacts())
     let liveReads = LiveReads()
+    /// The one-shot reads reading a list now, which an eviction keeps.
+    let listsInUse = ListsInUse()
+    /// The cache's budget and its eviction passes.
+    let cache: CacheKeeper
+    /// Writes being sent at once, per owner.
+    let immediateSends = ImmediateSends()
     let calls = CallGate()
     /// The followed tables whose change feed is down.
     let feeds = FeedConnections()
@@ -35,14 +46,30 @@ final class Engine: Sendable {
         primaryKeys = PrimaryKeys(configuration.keyColumns, foreignKeys: configuration.foreignKeys)
         transport = RetryingTransport(base: configuration.transport, clock: configuration.clock)
         self.connectivity = connectivity
+        self.store = store
+        let rules = StateRules(configuration)
+        outputs = StateOutputs(store: store, primaryKeys: rules.primaryKeys, events: events)
+        let (liveReads, listsInUse) = (liveReads, listsInUse)
+        cache = CacheKeeper(
+            policy: configuration.cache, store: store, now: configuration.now,
+            keeping: { liveReads.keys.union(listsInUse.keys) })
+        let services = StateServices(
+            liveReads: liveReads, connectivity: connectivity, immediateSends: immediateSends, cache: cache)
+        var related: [TableID: [TableID]] = [:]
+        for (table, foreignKeys) in configuration.foreignKeys where !foreignKeys.isEmpty {
+            related[TableID(schema: nil, table: table)] = foreignKeys.keys.sorted().map {
+                TableID(schema: nil, table: $0)
+            }
+        }
         state = EngineState(
-            store: store, configuration: configuration, connectivity: connectivity, liveReads: liveReads,
-            events: events)
+            store: store, rules: rules, outputs: outputs, services: services, related: related)
     }
 
     /// Reads for requests whose answers this state judges.
     var reads: ServerReads {
-        ServerReads(endpoint: endpoint, transport: transport, state: state, tokens: tokens)
+        ServerReads(
+            endpoint: endpoint, transport: transport, outputs: outputs, connectivity: connectivity,
+            tokens: tokens)
     }
 
     /// The token each request carries (see ``SessionTokens``).
@@ -59,13 +86,14 @@ final class Engine: Sendable {
             background.run { await monitor.follow(availability) }
         }
         let replayer = Replayer(
-            state: state, endpoint: endpoint, transport: transport, reads: reads, tokens: tokens,
+            state: state, outputs: outputs, connectivity: connectivity, uploads: uploads, endpoint: endpoint,
+            transport: transport, reads: reads, tokens: tokens,
             primaryKeys: primaryKeys, clock: configuration.clock, classify: configuration.classifyFailure,
             limits: WriteLimits(maxAttempts: configuration.maxAttempts, maxAge: configuration.maxWriteAge),
             batching: configuration.replayBatching)
         background.run { await replayer.run() }
         // The launch pass of the cache's budget, then one after each write that goes over it.
-        background.run { [state] in await state.cache.run(state) }
+        background.run { [state, cache] in await cache.run(state) }
         // The stored session is read back while the client is already usable: until it settles
         // the session reads `.restoring`, live reads show their cached rows and wait to refresh.
         background.run { [self] in await restoreSession() }
@@ -80,12 +108,12 @@ final class Engine: Sendable {
     private func restoreSession() async {
         guard let restored = await askAppForSession() else {
             // The session stored at the last sign-in, or signed out when none is.
-            let stored = try? await state.store.account.session()
-            await state.endRestore(stored.map(SessionState.signedIn) ?? .signedOut)
+            let stored = try? await store.account.session()
+            await SessionEvents.endRestore(stored.map(SessionState.signedIn) ?? .signedOut, in: state)
             return
         }
         // The app signed in or out meanwhile, or the client is closing: its word stands.
-        guard state.session.value == .restoring, !calls.isClosed else { return }
+        guard outputs.session.value == .restoring, !calls.isClosed else { return }
         do {
             if let restored {
                 try await signIn(restored)
@@ -95,7 +123,7 @@ final class Engine: Sendable {
         } catch {
             // The store failed after the session was sent: it stands, and nothing may wait
             // for it forever.
-            await state.endRestore(nil)
+            await SessionEvents.endRestore(nil, in: state)
         }
     }
 
@@ -119,7 +147,7 @@ final class Engine: Sendable {
 
     /// Returns once the stored session has been read back (or the client closes).
     func waitForSessionToSettle() async {
-        for await current in state.session.values() where current != .restoring {
+        for await current in outputs.session.values() where current != .restoring {
             break
         }
     }
@@ -127,11 +155,11 @@ final class Engine: Sendable {
     // MARK: Session
 
     func signIn(_ session: AuthSession) async throws {
-        try await calls.underway { try await state.signIn(session) }
+        try await calls.underway { try await SessionEvents.signIn(session, in: state) }
     }
 
     func signOut() async throws {
-        try await calls.underway { try await state.signOut() }
+        try await calls.underway { try await SessionEvents.signOut(in: state) }
     }
 
     func clearLocalData() async throws {
@@ -143,7 +171,7 @@ final class Engine: Sendable {
     }
 
     func dismissRejected(_ id: UUID) async throws {
-        try await calls.underway { try await state.rejected.dismiss(id) }
+        try await calls.underway { try await outputs.rejected.dismiss(id) }
     }
 
     func retryRejected(_ id: UUID, values: [Row]?) async throws -> PendingMutation {
@@ -156,26 +184,26 @@ final class Engine: Sendable {
     }
 
     func invalidate(_ table: TableID) async throws {
-        try await calls.underway { try await state.markStale(table) }
+        try await calls.underway { try await CachedLists.markStale(table, in: state) }
     }
 
     // MARK: Cache
 
     func cacheSize() async throws -> Int {
         try await calls.underway {
-            await state.cache.settled()
-            return state.store.listBytes.value
+            await cache.settled()
+            return store.listBytes.value
         }
     }
 
     func evict(_ scope: EvictionScope, compacting: Bool) async throws -> Int {
-        try await calls.underway { try await state.cache.evict(scope, state, compacting: compacting) }
+        try await calls.underway { try await cache.evict(scope, state, compacting: compacting) }
     }
 
     /// Wakes the replay and every live read waiting on its retry schedule.
     func syncNow() {
-        state.signals.work.fire()
-        state.signals.urgent.fire()
+        outputs.signals.work.fire()
+        outputs.signals.urgent.fire()
         liveReads.tryNow()
     }
 
@@ -186,14 +214,14 @@ final class Engine: Sendable {
     func close() async {
         guard await closeParts() else { return }
         await background.stop()
-        await state.store.close()
+        await store.close()
     }
 
     /// Ends a client whose ``start()`` threw, from inside its background work (which it cannot
     /// stop from there; nothing was started in it): everything ``close()`` ends but that work.
     func abandon() async {
         guard await closeParts() else { return }
-        await state.store.close()
+        await store.close()
     }
 
     /// Refuses new calls and ends the live reads, the calls under way and the fact streams;
@@ -204,6 +232,7 @@ final class Engine: Sendable {
         await liveReads.close()
         await calls.waitUntilIdle()
         await state.close()
+        uploads.finish()
         connectivity.close()
         feeds.finish()
         return true

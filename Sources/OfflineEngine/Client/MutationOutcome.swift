@@ -42,14 +42,14 @@ extension Engine {
     /// it), then reads its outcome from the rejected writes and the accepted ids.
     func outcome(of id: UUID) async throws -> MutationOutcome {
         guard !calls.isClosed else { throw ClientError.closed }
-        for await _ in state.queueFacts.values() where !(await state.isQueued(id)) { break }
+        for await _ in outputs.queue.values() where !(await state.isQueued(id)) { break }
         // The write leaves the queue in the same step that records where it went.
         guard !(await state.isQueued(id)) else { throw ClientError.closed }
-        if let rejected = state.rejected.facts.value.all.first(where: { $0.id == id }) {
+        if let rejected = outputs.rejected.facts.value.all.first(where: { $0.id == id }) {
             return rejected.error.code == RejectedMutation.conflictCode
                 ? .conflict(rejected) : .rejected(rejected)
         }
-        if let accepted = try await state.store.accepted.accepted(id) {
+        if let accepted = try await store.accepted.accepted(id) {
             return .accepted(at: accepted.at, rows: accepted.rows)
         }
         return .unknown

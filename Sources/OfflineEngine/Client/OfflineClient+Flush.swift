@@ -31,7 +31,7 @@ extension Engine {
         syncNow()
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await facts in self.state.queueFacts.values() where facts.visibleCount == 0 { return }
+                for await facts in self.outputs.queue.values() where facts.visibleCount == 0 { return }
             }
             group.addTask { try? await clock.sleep(for: limit) }
             await group.next()
@@ -40,7 +40,7 @@ extension Engine {
         let after = await state.visibleQueuedIDs()
         let waiting = Set(after)
         let left = before.filter { !waiting.contains($0) }
-        let refused = Set(state.rejected.facts.value.all.map(\.id))
+        let refused = Set(outputs.rejected.facts.value.all.map(\.id))
         return FlushResult(
             accepted: left.filter { !refused.contains($0) }, rejected: left.filter { refused.contains($0) },
             remaining: after.count)

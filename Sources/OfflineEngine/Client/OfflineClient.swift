@@ -199,7 +199,7 @@ public final class OfflineClient: Sendable {
     /// The session: `.restoring` while the stored one is read back, then `.signedOut` or
     /// `.signedIn`.
     public var session: AsyncThrowingStream<SessionState, Error> {
-        stream { engine in engine.state.session.values() }
+        stream { engine in engine.outputs.session.values() }
     }
 
     /// Lets requests go out again after ``disableNetwork()``; waiting refreshes and the queue try

@@ -5,7 +5,9 @@ import Foundation
 struct ServerReads: Sendable {
     let endpoint: RESTEndpoint
     let transport: RetryingTransport
-    let state: EngineState
+    /// The session a read goes out with, the tick it reads, the events it sends.
+    let outputs: StateOutputs
+    let connectivity: ConnectivityMonitor
     let tokens: SessionTokens
 
     /// What the server answered a read: its rows (none for `HEAD`) and the count, if asked.
@@ -24,8 +26,8 @@ struct ServerReads: Sendable {
     func fetch(_ query: QueryDescription, options: ReadOptions) async throws -> (Answer, Int64) {
         // The tick before the token: a sign-in that follows (even one the token provider's answer
         // makes) refuses this answer.
-        let tick = state.marks.nextTick()
-        return (try await send(query, as: state.session.value.authSession, options: options), tick)
+        let tick = outputs.marks.nextTick()
+        return (try await send(query, as: outputs.session.value.authSession, options: options), tick)
     }
 
     /// The rows of `query` sent as the caller's session says (a write's own).
@@ -36,8 +38,7 @@ struct ServerReads: Sendable {
     private func send(_ query: QueryDescription, as session: AuthSession?, options: ReadOptions)
         async throws -> Answer
     {
-        state.events.send(SyncEvent(.readSent, table: query.table))
-        let connectivity = state.connectivity
+        outputs.events.send(SyncEvent(.readSent, table: query.table))
         let sent = try await tokens.send(for: session, through: transport) { token in
             // The network may have gone down while the token was asked for: a read sends nothing
             // while it is known down (a refresh then pauses, a fetch answers from the cache).

@@ -3,7 +3,7 @@ import Streams
 /// Ends a live read's list when its time to live has passed on the client's clock: each time an
 /// answer is written as the read's list, a timer of the list's time to live starts (a later
 /// answer starts it again); when it runs out, `expire` is told the answer's serial, and the list
-/// stops counting as the server's answer if no later one came (see `EngineState.expire(_:answer:)`).
+/// stops counting as the server's answer if no later one came (see `CachedLists.expire(_:answer:in:)`).
 ///
 /// Runs beside the read's refresh, as a child of the read's shared iteration: the last reader
 /// leaving cancels it. The timer and the watch for a newer answer race as the two child tasks of

@@ -17,7 +17,7 @@ import Foundation
 /// A request that does not go throws ``TokenUnavailable``, which the engine handles as the server
 /// refusing the session: writes wait in the queue. The session shows
 /// ``SessionState/waitingForToken(_:)`` while it is still the session whose token was refused
-/// or could not be had (see ``EngineState/waitForToken(user:refused:)``).
+/// or could not be had (see ``SessionEvents/waitForToken(user:refused:in:)``).
 struct SessionTokens: Sendable {
     let provider: (@Sendable () async throws -> String?)?
     let state: EngineState
@@ -33,7 +33,8 @@ struct SessionTokens: Sendable {
             guard let session else { return nil }
             if refused != nil { throw TokenUnavailable(.refused) }
             if let expiry = session.expiresAt, expiry <= now() {
-                await state.waitForToken(user: session.userID, refused: session.accessToken)
+                await SessionEvents.waitForToken(
+                    user: session.userID, refused: session.accessToken, in: state)
                 throw TokenUnavailable(.expired)
             }
             return session.accessToken
@@ -47,13 +48,13 @@ struct SessionTokens: Sendable {
             }
             guard let offered else {
                 guard let session else { return nil }
-                await state.waitForToken(user: session.userID, refused: nil)
+                await SessionEvents.waitForToken(user: session.userID, refused: nil, in: state)
                 throw TokenUnavailable(.noneGiven)
             }
             let claims = TokenClaims(jwt: offered)
             if let user = claims?.subject, user != session?.userID {
-                try await state.adopt(
-                    AuthSession(accessToken: offered, userID: user, expiresAt: claims?.expiresAt))
+                try await SessionEvents.adopt(
+                    AuthSession(accessToken: offered, userID: user, expiresAt: claims?.expiresAt), in: state)
                 throw TokenUnavailable(.otherUser)
             }
             if offered == refused { throw TokenUnavailable(.refused) }
@@ -61,11 +62,14 @@ struct SessionTokens: Sendable {
             let expiry = claims?.expiresAt ?? (offered == session?.accessToken ? session?.expiresAt : nil)
             if let expiry, expiry <= now() {
                 if attempt == 1 { continue }
-                if let session { await state.waitForToken(user: session.userID, refused: nil) }
+                if let session {
+                    await SessionEvents.waitForToken(user: session.userID, refused: nil, in: state)
+                }
                 throw TokenUnavailable(.expired)
             }
             if let session {
-                await state.acceptToken(offered, expiresAt: claims?.expiresAt, for: session.userID)
+                await SessionEvents.acceptToken(
+                    offered, expiresAt: claims?.expiresAt, for: session.userID, in: state)
             }
             return offered
         }
@@ -89,13 +93,15 @@ extension SessionTokens {
         let response = try await transport.send(request)
         guard response.status == 401, let session else { return response }
         guard canRefresh, let fresh = try? await self.token(for: session, refused: token) else {
-            await state.waitForToken(user: session.userID, refused: token)
+            await SessionEvents.waitForToken(user: session.userID, refused: token, in: state)
             return response
         }
         let retry = try build(fresh)
         guard mayLeave() else { return nil }
         let second = try await transport.send(retry)
-        if second.status == 401 { await state.waitForToken(user: session.userID, refused: fresh) }
+        if second.status == 401 {
+            await SessionEvents.waitForToken(user: session.userID, refused: fresh, in: state)
+        }
         return second
     }
 }

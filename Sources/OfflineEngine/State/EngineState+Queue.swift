@@ -7,14 +7,14 @@ extension EngineState {
     /// queue's, and a clear wipes exactly the writes handed to the store before it.
     func enqueue(_ mutation: Mutation, interrupted: Bool = false) async throws -> PendingMutation {
         _ = try await enqueue(mutation, interrupted: interrupted, requeuing: false)
-        return PendingMutation(mutation, primaryKeys: primaryKeys)
+        return PendingMutation(mutation, primaryKeys: rules.primaryKeys)
     }
 
     /// A rejected write put back at the end of its owner's queue by the app, with `values` in
     /// place of its rows when given (an edited retry); `nil` when no rejected write has the id.
     /// It starts afresh: no attempts, and its age counted from now.
     func retryRejected(_ id: UUID, values: [Row]?) async throws -> PendingMutation? {
-        guard let rejectedWrite = rejected.facts.value.all.first(where: { $0.id == id })?.write,
+        guard let rejectedWrite = outputs.rejected.facts.value.all.first(where: { $0.id == id })?.write,
             rejectedWrite.isReadable, queue[id] == nil
         else { return nil }
         var write = rejectedWrite
@@ -22,8 +22,8 @@ extension EngineState {
         write.attempts = 0
         write.createdAt = Date()
         guard try await enqueue(write, interrupted: false, requeuing: true) else { return nil }
-        rejected.remove(id)
-        return PendingMutation(write, primaryKeys: primaryKeys)
+        outputs.rejected.remove(id)
+        return PendingMutation(write, primaryKeys: rules.primaryKeys)
     }
 
     /// Appends `mutation` to the queue and the store: a new write, or (`requeuing`) a rejected
@@ -54,10 +54,12 @@ extension EngineState {
         publishQueue()
         // An UPDATE may move rows of the table's other lists into a live read that holds only its
         // own: read them first (those reads show their last snapshot meanwhile).
-        if mutation.operation == .update, tables.isPartlyLoaded(table) { try? await loadLists(of: table) }
+        if mutation.operation == .update, tables.isPartlyLoaded(table) {
+            try? await CachedLists.load(of: table, in: self)
+        }
         tables.publishAppended(table, owner: overlayOwner)
-        signals.work.fire()
-        events.send(SyncEvent(.writeQueued, mutation))
+        outputs.signals.work.fire()
+        outputs.events.send(SyncEvent(.writeQueued, mutation))
         return true
     }
 
@@ -68,7 +70,7 @@ extension EngineState {
 
     /// The queued writes the current user sees (theirs and owner-less ones), oldest first.
     func visibleQueuedIDs() -> [UUID] {
-        let owner = queueFacts.value.owner
+        let owner = outputs.queue.value.owner
         return queue.all.lazy.map(\.mutation).filter { $0.ownerID == nil || $0.ownerID == owner }.map(\.id)
     }
 
@@ -95,52 +97,14 @@ extension EngineState {
 
     /// A new write made from `draft`: owned by the user signed in now, with its ticket.
     func newWrite(_ draft: Mutation) -> (Mutation, SendTicket) {
-        ownership.newWrite(draft, session.value, gate: ticketGate.count)
-    }
-
-    /// Makes a new offline-first write from `draft` and queues it or lets it be sent at once. It
-    /// never overtakes an earlier write of its owner: this waits for one being sent at once.
-    func firstStep(for draft: Mutation) async throws -> (Mutation, SendTicket, FirstStep) {
-        let (mutation, ticket) = newWrite(draft)
-        let owner = ticket.owner
-        while !closed, immediateSends.isSending(for: owner) {
-            await immediateSends.waitUntilNone(for: owner)
-        }
-        guard ticket.clearEpoch == ownership.clearEpoch else { throw ClientError.cleared }
-        if closed || connectivity.current == .offline || session.value == .restoring
-            || queue.counts[owner] != nil
-        {
-            return (mutation, ticket, .queued(try await enqueue(mutation)))
-        }
-        immediateSends.begin(for: owner)
-        // Shown in every list at once, as a pending write, while its request waits for the
-        // server (see ``endSending(_:)``).
-        tables.append(mutation)
-        tables.publishAppended(TableID(mutation), owner: overlayOwner)
-        return (mutation, ticket, .send)
-    }
-
-    /// A write sent at once no longer shows as sent: it settled (the lists hold what the
-    /// server sent), was refused, or was cleared. A write queued meanwhile stays, as queued.
-    func endSending(_ mutation: Mutation) {
-        guard queue[mutation.id] == nil else { return }
-        tables.remove([mutation], owner: overlayOwner)
-    }
-
-    /// Queues a write its ticket may no longer send, for its owner; after a clear since the
-    /// ticket was taken, throws ``ClientError/cleared`` instead.
-    func enqueueUnlessCleared(
-        _ mutation: Mutation, ticket: SendTicket, interrupted: Bool = false
-    ) async throws -> PendingMutation {
-        guard ticket.clearEpoch == ownership.clearEpoch else { throw ClientError.cleared }
-        return try await enqueue(mutation, interrupted: interrupted)
+        ownership.newWrite(draft, outputs.session.value, gate: outputs.ticketGate.count)
     }
 
     /// Whether a ticket still holds: the client open, no clear since, and the session current
     /// now is the ticket's user. With `queuedWrite`, also that the write is still queued, in
     /// flight, with the ticket's owner (not cleared, settled or claimed).
     func maySend(_ ticket: SendTicket, queuedWrite id: UUID? = nil) -> Bool {
-        guard !closed, ownership.holds(ticket, session.value) else { return false }
+        guard !closed, ownership.holds(ticket, outputs.session.value) else { return false }
         return id.map { queue.isInFlight($0, ownedBy: ticket.owner) } ?? true
     }
 }

@@ -1,68 +1,34 @@
 import Foundation
 import Streams
 
-/// The one place where what must change together changes (the queue's order and the store's,
-/// owners, clears, cached lists, the replay log). Its methods are the engine's events; its
-/// outputs are keep-newest facts streams, never snapshots; its state is values changed by their
-/// own methods. See `docs/architecture.md`. Work that awaits the store re-reads what it depends
-/// on afterwards; a send instead carries a ``SendTicket`` fixed when its write was picked.
+/// The one place where what must change together changes: the queue's order and the store's,
+/// whose cache is shown and the clears it went through, the cached lists and the replay log in
+/// memory. Its own methods are the queue's events and the clears; the other events run on its
+/// isolation as parts of their own (``SessionEvents``, ``ReplayEvents``, ``CachedLists``,
+/// ``Answers``). Its outputs are keep-newest facts (``StateOutputs``), never snapshots. See
+/// `docs/architecture.md`. Work that awaits the store re-reads what it depends on afterwards; a
+/// send instead carries a ``SendTicket`` fixed when its write was picked.
 actor EngineState {
     nonisolated let store: Store
-    let primaryKeys: PrimaryKeys
-    let responseTrust: ResponseTrust
-    /// Whether each user has a cache of their own, or one is handed over.
-    let sharing: CacheSharing
-    nonisolated let connectivity: ConnectivityMonitor
-    /// The running live reads, whose refreshes this state marks stale.
-    nonisolated let liveReads: LiveReads
-    nonisolated let marks: ChangeMarks
-
-    nonisolated let session = StateBroadcast<SessionState, Never>(.restoring)
-    nonisolated let queueFacts = StateBroadcast<QueueFacts, Never>(QueueFacts())
-    /// What the client did, for the app's logs (``OfflineClient/events``).
-    nonisolated let events: EventBroadcast<SyncEvent, Never>
-    /// How the replay stands: sending or not, its last failure, its last success.
-    nonisolated let uploads = StateBroadcast<UploadFacts, Never>(UploadFacts())
-    nonisolated let rejected: RejectedWrites
-    nonisolated let immediateSends = ImmediateSends()
-    nonisolated let signals = ReplaySignals()
-    nonisolated let ticketGate = TicketGate()
-    /// The one-shot reads reading a list now, which an eviction keeps.
-    nonisolated let listsInUse: ListsInUse
-    /// The cache's budget and its eviction passes.
-    nonisolated let cache: CacheKeeper
+    let rules: StateRules
+    nonisolated let outputs: StateOutputs
+    nonisolated let services: StateServices
     var ownership = CacheOwnership()
     /// The queue in order, mirrored from the store, with each write's life.
     var queue = WriteQueue()
-    /// Per table: its cached lists, queued writes, replay log and facts stream.
-    var tables = Tables()
-    /// The changes from the server's feed laid lately, for answers that left before them.
-    var feedLog = FeedLog()
+    /// Per table: its cached lists, queued writes, replay log, feed log and facts stream.
+    var tables: Tables
     var closed = false
 
     init(
-        store: Store, configuration: Configuration, connectivity: ConnectivityMonitor, liveReads: LiveReads,
-        events: EventBroadcast<SyncEvent, Never> = EventBroadcast()
+        store: Store, rules: StateRules, outputs: StateOutputs, services: StateServices,
+        related: [TableID: [TableID]]
     ) {
         self.store = store
-        self.events = events
-        primaryKeys = PrimaryKeys(configuration.keyColumns, foreignKeys: configuration.foreignKeys)
-        for (table, foreignKeys) in configuration.foreignKeys where !foreignKeys.isEmpty {
-            tables.relatedTables[TableID(schema: nil, table: table)] = foreignKeys.keys.sorted().map {
-                TableID(schema: nil, table: $0)
-            }
-        }
-        responseTrust = configuration.responseTrust
-        sharing = configuration.sharing
-        self.connectivity = connectivity
-        self.liveReads = liveReads
-        marks = ChangeMarks(store: store)
-        rejected = RejectedWrites(store: store, primaryKeys: primaryKeys)
-        let inUse = ListsInUse()
-        listsInUse = inUse
-        cache = CacheKeeper(
-            policy: configuration.cache, store: store, now: configuration.now,
-            keeping: { liveReads.keys.union(inUse.keys) })
+        self.rules = rules
+        self.outputs = outputs
+        self.services = services
+        tables = Tables(relatedTables: related)
     }
 
     /// Reads back the cache's owner, the queue and the rejected writes.
@@ -73,7 +39,7 @@ actor EngineState {
             queue.append(QueueEntry(mutation: stored.mutation, life: life))
             tables.append(stored.mutation)
         }
-        try await rejected.load()
+        try await outputs.rejected.load()
         publishQueue()
         publishOwner()
     }
@@ -83,26 +49,26 @@ actor EngineState {
 
     /// The replayed writes an answer to a list of the cache now may retire: under
     /// ``CacheSharing/perUser`` those of the cache's owner alone, whose lists these are.
-    var retiring: WriteOwners { sharing == .perUser ? .only(ownership.owner) : .everyone }
+    var retiring: WriteOwners { rules.sharing == .perUser ? .only(ownership.owner) : .everyone }
 
     /// The user whose queued writes are laid over the lists (see ``CacheOwnership``).
-    var overlayOwner: String? { ownership.overlayOwner(session.value) }
+    var overlayOwner: String? { ownership.overlayOwner(outputs.session.value) }
 
     /// Sends every fact that depends on whose writes are shown, after that may have changed.
     func publishOwner() {
         let owner = overlayOwner
         let oldest = queue.oldest(visibleTo: owner)
-        queueFacts.update {
+        outputs.queue.update {
             $0.owner = owner
             $0.oldest = oldest
         }
-        rejected.show(owner: owner)
+        outputs.rejected.show(owner: owner)
         tables.changedAll(owner: owner)
     }
 
     /// A table's facts stream, once what a live read of `key` needs is loaded (nothing, without).
     func facts(of table: TableID, for key: String?) async throws -> StateBroadcast<TableFacts, Never> {
-        if let key { try await loadLists(of: table, for: key) }
+        if let key { try await CachedLists.load(of: table, for: key, in: self) }
         return tables.stream(of: table, owner: overlayOwner)
     }
 
@@ -115,7 +81,7 @@ actor EngineState {
     func publishQueue() {
         let counts = queue.storedCounts
         let oldest = queue.oldest(visibleTo: overlayOwner)
-        queueFacts.update {
+        outputs.queue.update {
             $0.counts = counts
             $0.oldest = oldest
         }
@@ -125,21 +91,15 @@ actor EngineState {
     /// and nothing waits for the session any more.
     func beginClosing() {
         closed = true
-        ticketGate.void()
-        session.finish()
-        signals.sessionSettled.finish()
+        outputs.beginClosing()
     }
 
     /// Finishes the fact streams, once no call is under way.
     func close() {
         beginClosing()
-        queueFacts.finish()
-        uploads.finish()
-        events.finish()
-        rejected.finish()
-        immediateSends.finish()
-        signals.finish()
-        cache.finish()
+        outputs.finish()
+        services.immediateSends.finish()
+        services.cache.finish()
         tables.finish()
     }
 }

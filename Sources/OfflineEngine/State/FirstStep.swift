@@ -1,4 +1,4 @@
-/// What becomes of a new offline-first write (see `EngineState.firstStep(for:)`).
+/// What becomes of a new offline-first write (see `ImmediateSendEvents.firstStep(for:in:)`).
 enum FirstStep: Sendable {
     /// Queued (offline, the session restoring, or an earlier write of its owner waits).
     case queued(PendingMutation)

@@ -5,7 +5,7 @@ import Streams
 /// one that fails and joins the queue.
 ///
 /// Counting up happens inside ``EngineState``'s step that decides to send (see
-/// `EngineState.firstStep(for:)`); counting down and waiting need no actor.
+/// `ImmediateSendEvents.firstStep(for:in:)`); counting down and waiting need no actor.
 struct ImmediateSends: Sendable {
     private let counts = StateBroadcast<[String?: Int], Never>([:])
 

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The queue as the app's counters see it: how many writes each owner has queued, and whose
-/// count is shown. The engine sends a new value whenever either changes.
+/// The queue as the app's counters see it: how many writes each owner has queued, whose count
+/// is shown, and when the server last took a write. The engine sends a new value whenever either changes.
 struct QueueFacts: Sendable, Hashable {
     /// Queued writes per owner (`nil`: owner-less writes).
     var counts: [String?: Int] = [:]
@@ -9,6 +9,8 @@ struct QueueFacts: Sendable, Hashable {
     var owner: String?
     /// When the oldest write ``owner`` sees was made, if any waits.
     var oldest: Date?
+    /// When the server last took one of the user's writes (replayed, or sent at once).
+    var lastSyncedAt: Date?
 
     /// How many queued writes ``owner`` sees: theirs and owner-less ones.
     var visibleCount: Int {

@@ -4,7 +4,7 @@ import Streams
 /// The writes the server refused, every owner's, kept until the app dismisses them, as a
 /// keep-newest stream of ``RejectedFacts``.
 ///
-/// A write reaches them from ``EngineState/settleRejected(_:refusal:)``, which moves it out of
+/// A write reaches them from ``ReplayEvents/settleRejected(_:refusal:in:)``, which moves it out of
 /// the queue in the same store transaction; dismissing one touches nothing else, so it needs
 /// no actor.
 struct RejectedWrites: Sendable {

@@ -16,6 +16,13 @@ struct Tables: Sendable {
     /// Whether the lists in memory were dropped for a new cache whose lists the live reads need
     /// are still being read (``TableFacts/awaitingLists``).
     private(set) var awaitingLists = false
+    /// The changes from the server's feed laid lately, for answers that left before them.
+    var feedLog = FeedLog()
+
+    /// No table yet; `relatedTables` from the configuration's foreign keys.
+    init(relatedTables: [TableID: [TableID]] = [:]) {
+        self.relatedTables = relatedTables
+    }
 
     subscript(table: TableID) -> TableState? { byID[table] }
 

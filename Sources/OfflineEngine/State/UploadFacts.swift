@@ -1,9 +1,8 @@
 import Foundation
 
-/// How the replay of the queue stands, for the sync status: whether a pass is sending, the
-/// last failure that stopped one (in the library's words), and when a write was last accepted.
+/// How the replay of the queue stands, for the sync status: whether a pass is sending, and the
+/// last failure that stopped one (in the library's words). The replay is its one writer.
 struct UploadFacts: Sendable, Hashable {
     var isUploading = false
     var lastError: String?
-    var lastSyncedAt: Date?
 }

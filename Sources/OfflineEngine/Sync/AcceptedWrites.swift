@@ -40,7 +40,7 @@ final class AcceptedWrites: Sendable {
     private func settle(_ writes: [(id: UUID, rows: [Row])], into state: EngineState) async {
         var returned: [UUID: [Row]] = [:]
         for write in writes where !write.rows.isEmpty { returned[write.id] = write.rows }
-        await state.settleAccepted(writes.map(\.id), returned: returned)
+        await ReplayEvents.settleAccepted(writes.map(\.id), returned: returned, in: state)
     }
 
     private func take() -> [(id: UUID, rows: [Row])] {

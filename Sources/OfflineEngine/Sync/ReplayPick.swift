@@ -1,4 +1,4 @@
-/// What a replay pass may send next (see `EngineState.nextReplay()`).
+/// What a replay pass may send next (see `ReplayEvents.nextReplay(in:)`).
 enum ReplayPick: Sendable {
     /// These writes, in order, as the run's ticket says.
     case run(ReplayRun)

@@ -10,6 +10,11 @@ import Streams
 /// checked once more with no `await` between the check and the send.
 struct Replayer: Sendable {
     let state: EngineState
+    /// The state's facts and signals (the session, the replay's wake-ups, the events).
+    let outputs: StateOutputs
+    let connectivity: ConnectivityMonitor
+    /// How the replay stands, for the sync status; the replay is its one writer.
+    let uploads: StateBroadcast<UploadFacts, Never>
     let endpoint: RESTEndpoint
     let transport: RetryingTransport
     let reads: ServerReads
@@ -29,10 +34,10 @@ struct Replayer: Sendable {
         while !Task.isCancelled {
             // Subscribe before the pass, so a signal that arrives during it is not lost, and one
             // from before it (already acted on by this pass) does not cut its wait short.
-            let work = state.signals.work.stream()
-            let urgent = state.signals.urgent.stream()
-            let settled = state.signals.sessionSettled.stream()
-            let cameBack = state.connectivity.networkCameBack()
+            let work = outputs.signals.work.stream()
+            let urgent = outputs.signals.urgent.stream()
+            let settled = outputs.signals.sessionSettled.stream()
+            let cameBack = connectivity.networkCameBack()
             let end = await pass()
             if await state.closed { return }
             switch end {
@@ -80,18 +85,18 @@ struct Replayer: Sendable {
     /// time, until the queue is drained or something stops the pass.
     func pass() async -> ReplayPassEnd {
         defer {
-            if state.uploads.value.isUploading { state.events.send(SyncEvent(.replayEnded)) }
-            state.uploads.update { $0.isUploading = false }
+            if uploads.value.isUploading { outputs.events.send(SyncEvent(.replayEnded)) }
+            uploads.update { $0.isUploading = false }
         }
         while !Task.isCancelled {
-            switch await state.nextReplay() {
+            switch await ReplayEvents.nextReplay(in: state) {
             case .blocked:
                 return .blocked
             case .drained:
                 return .drained
             case .run(let run):
-                if !state.uploads.value.isUploading { state.events.send(SyncEvent(.replayStarted)) }
-                state.uploads.update { $0.isUploading = true }
+                if !uploads.value.isUploading { outputs.events.send(SyncEvent(.replayStarted)) }
+                uploads.update { $0.isUploading = true }
                 if let end = await replay(run) { return end }
             }
         }
@@ -104,19 +109,22 @@ struct Replayer: Sendable {
         if let only = run.writes.first, run.writes.count == 1, only.life.mayHaveBeenApplied,
             !primaryKeys.resendIsSafe(only.mutation)
         {
-            await state.settleRejected(only.mutation.id, refusal: RejectedMutation.mayHaveBeenAppliedRefusal)
+            await ReplayEvents.settleRejected(
+                only.mutation.id, refusal: RejectedMutation.mayHaveBeenAppliedRefusal, in: state)
             return nil
         }
         // A write past the attempt cap or the maximum age is rejected, never sent or dropped; the
         // pass picks the run again without it.
         for write in run.writes {
             if let refusal = limits.refusal(for: write.mutation, attempts: write.life.attempts) {
-                await state.settleRejected(write.mutation.id, refusal: refusal)
+                await ReplayEvents.settleRejected(write.mutation.id, refusal: refusal, in: state)
                 return nil
             }
         }
         // A store that cannot commit the attempts is tried again on the schedule, not at once.
-        guard let writes = await state.beginSends(run) else { return .retryLater(after: nil) }
+        guard let writes = await ReplayEvents.beginSends(run, in: state) else {
+            return .retryLater(after: nil)
+        }
         let accepted = AcceptedWrites()
         return await withTaskGroup(of: Void.self) { group in
             group.addTask { await accepted.settle(into: state) }
@@ -136,7 +144,7 @@ struct Replayer: Sendable {
         for batch in ReplayBatch.batches(of: writes, limits: batching, primaryKeys: primaryKeys) {
             sent += batch.writes.count
             if case .stop(let end) = await send(batch, of: run, acceptingInto: accepted) {
-                await state.abandonSends(writes[sent...].map(\.mutation.id))
+                await ReplayEvents.abandonSends(writes[sent...].map(\.mutation.id), in: state)
                 return end
             }
         }
@@ -161,23 +169,24 @@ struct Replayer: Sendable {
         do {
             // The ticket is checked with no `await` before the request leaves.
             let sent = try await tokens.send(
-                for: run.ticket.session, through: transport, mayLeave: { state.mayStillSend(run.ticket) },
+                for: run.ticket.session, through: transport, mayLeave: { outputs.mayStillSend(run.ticket) },
                 request: {
                     try RequestBuilder.request(for: request, endpoint: endpoint, accessToken: $0)
                 })
             guard let response = sent else {
-                await state.abandonSends(batch.ids)
+                await ReplayEvents.abandonSends(batch.ids, in: state)
                 return .stop(nil)
             }
-            for write in batch.writes { state.events.send(SyncEvent(.writeSent, write.mutation)) }
+            for write in batch.writes { outputs.events.send(SyncEvent(.writeSent, write.mutation)) }
             // A replay brings nothing back, but the answer must be PostgREST's to settle it.
             let rows = try WriteAnswer.rows(from: response, for: request)
             for id in batch.ids { accepted.add(id, rows: batch.writes.count == 1 ? rows : []) }
+            clearLastError()
             return .settled
         } catch let unavailable as TokenUnavailable {
             // Nothing was sent: the writes are plainly queued again, and wait for a token.
-            state.uploads.update { $0.lastError = unavailable.description }
-            await state.abandonSends(batch.ids)
+            uploads.update { $0.lastError = unavailable.description }
+            await ReplayEvents.abandonSends(batch.ids, in: state)
             return .stop(.waitForSession)
         } catch {
             return await settle(batch, after: error, run: run, acceptingInto: accepted)
@@ -192,7 +201,7 @@ struct Replayer: Sendable {
             error, mutation: batch.request, wasAttemptedBefore: batch.wasAttempted, classify: classify)
         if decision != .rejected {
             let words = ErrorWording.summary(of: error) ?? "The server could not be reached."
-            state.uploads.update { $0.lastError = words }
+            uploads.update { $0.lastError = words }
         }
         switch decision {
         case .retryLater(let after):
@@ -205,7 +214,7 @@ struct Replayer: Sendable {
             return await verifyLost(batch, after: error, run: run, acceptingInto: accepted)
         case .rejected:
             guard batch.writes.count > 1 else {
-                await state.settleRejected(batch.ids[0], refusal: Self.refusal(from: error))
+                await ReplayEvents.settleRejected(batch.ids[0], refusal: Self.refusal(from: error), in: state)
                 return .settled
             }
             return await split(batch, of: run, acceptingInto: accepted)
@@ -219,7 +228,7 @@ struct Replayer: Sendable {
         let (first, second) = batch.halves
         let end = await send(first, of: run, acceptingInto: accepted)
         guard case .settled = end else {
-            await state.abandonSends(second.ids)
+            await ReplayEvents.abandonSends(second.ids, in: state)
             return end
         }
         return await send(second, of: run, acceptingInto: accepted)
@@ -243,14 +252,16 @@ struct Replayer: Sendable {
         }
         let applied = zip(batch.ids, checks).filter { $0.1 == .applied }.map(\.0)
         let unsettled = zip(batch.writes, checks).filter { $0.1 == .notApplied }.map(\.0)
-        await state.settleAccepted(applied)
+        await ReplayEvents.settleAccepted(applied, in: state)
+        if !applied.isEmpty { clearLastError() }
         if unsettled.isEmpty { return .settled }
         // The rows of the applied writes met themselves: the others are sent again without them.
         if !applied.isEmpty {
             return await send(ReplayBatch(writes: unsettled), of: run, acceptingInto: accepted)
         }
         guard unsettled.count > 1 else {
-            await state.settleRejected(unsettled[0].mutation.id, refusal: Self.refusal(from: error))
+            await ReplayEvents.settleRejected(
+                unsettled[0].mutation.id, refusal: Self.refusal(from: error), in: state)
             return .settled
         }
         return await split(batch, of: run, acceptingInto: accepted)
@@ -258,7 +269,10 @@ struct Replayer: Sendable {
 
     /// Sends that ended without settling their writes: they stay queued.
     private func endSends(_ ids: [UUID], mayHaveBeenApplied: Bool) async {
-        for id in ids { await state.endSend(id, event: .sendEnded(mayHaveBeenApplied: mayHaveBeenApplied)) }
+        for id in ids {
+            await ReplayEvents.endSend(
+                id, event: .sendEnded(mayHaveBeenApplied: mayHaveBeenApplied), in: state)
+        }
     }
 
     private static func refusal(from error: any Error) -> PostgrestError {
@@ -277,5 +291,10 @@ struct Replayer: Sendable {
         return PostgrestError(
             status: 0, code: nil, message: ErrorWording.summary(of: error) ?? "\(type(of: error))",
             details: nil, hint: nil)
+    }
+
+    /// The server took a write: the failure that stopped an earlier pass no longer stands.
+    private func clearLastError() {
+        if uploads.value.lastError != nil { uploads.update { $0.lastError = nil } }
     }
 }

@@ -8,7 +8,7 @@ import Foundation
 /// or a clear may run meanwhile. The request is built from the ticket, never from whatever
 /// session is current by then, and the ticket is checked once more without the actor, with no
 /// `await` between the check and handing the request to the transport
-/// (``EngineState/mayStillSend(_:)``), so a write reaches the server only as its owner and never
+/// (``StateOutputs/mayStillSend(_:)``), so a write reaches the server only as its owner and never
 /// after a clear wiped it. Replayed writes and writes sent at once are checked alike.
 struct SendTicket: Sendable {
     /// The write's owner when it was picked (`nil`: made while nobody was signed in).

@@ -114,7 +114,7 @@ private final class SessionCheckingTransport: HTTPTransport {
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         if request.method != .get, let client = client.withLock({ $0 }) {
-            let session = client.engine.state.session.value
+            let session = client.engine.outputs.session.value
             let expected = session.authSession.map { "Bearer \($0.accessToken)" } ?? "Bearer anon-key"
             if request.authorization != expected {
                 seen.withLock { $0.append("\(request.authorization ?? "none") while \(session)") }

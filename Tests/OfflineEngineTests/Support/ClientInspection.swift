@@ -14,10 +14,10 @@ extension OfflineClient {
     }
 
     /// The client's store.
-    var store: Store { engine.state.store }
+    var store: Store { engine.store }
 
     /// Every rejected write, every owner's.
-    var allRejected: [RejectedMutation] { engine.state.rejected.facts.value.all }
+    var allRejected: [RejectedMutation] { engine.outputs.rejected.facts.value.all }
 
     /// How many readers hold the live read of `key`.
     func liveReaders(of key: String) -> Int {
@@ -26,7 +26,7 @@ extension OfflineClient {
 
     /// Whether a write waits behind one of its owner's that is being sent at once.
     var writeWaitsBehindImmediateSend: Bool {
-        engine.state.immediateSends.waiting > 0
+        engine.immediateSends.waiting > 0
     }
 
     /// Whether `close()` has begun.

@@ -1,16 +1,21 @@
 import Foundation
 
-/// The replay pass's events: a run picked, its attempts begun, its writes settled.
-extension EngineState {
+/// The replay's events, run on ``EngineState``'s isolation: a run picked, its attempts begun,
+/// its writes settled.
+enum ReplayEvents {
     /// The oldest queued writes the signed-in user may send (theirs or owner-less), as a run
     /// under one ticket (see ``ReplayRun``).
-    func nextReplay() -> ReplayPick {
-        guard !closed, connectivity.current != .offline, session.value != .restoring else { return .blocked }
-        let user = session.value.userID
-        let safe = { (entry: QueueEntry) in self.primaryKeys.resendIsSafe(entry.mutation) }
-        let entries = queue.nextRun(as: user, limit: ReplayRun.limit, joins: safe)
+    static func nextReplay(in state: isolated EngineState) -> ReplayPick {
+        guard !state.closed, state.services.connectivity.current != .offline,
+            state.outputs.session.value != .restoring
+        else { return .blocked }
+        let user = state.outputs.session.value.userID
+        let safe = { (entry: QueueEntry) in state.rules.primaryKeys.resendIsSafe(entry.mutation) }
+        let entries = state.queue.nextRun(as: user, limit: ReplayRun.limit, joins: safe)
         guard let first = entries.first,
-            let ticket = ownership.ticket(for: first.mutation.ownerID, session.value, gate: ticketGate.count)
+            let ticket = state.ownership.ticket(
+                for: first.mutation.ownerID, state.outputs.session.value, gate: state.outputs.ticketGate.count
+            )
         else { return .drained }
         // A write a resend could apply twice goes alone, so that nothing else of a run is marked
         // in flight with it (the others joined only if safe).
@@ -22,8 +27,8 @@ extension EngineState {
     /// Commits the attempts of a run (in flight, attempts counted) and checks its ticket once
     /// more. Returns the writes to send, in order: the run up to the first that may not be sent;
     /// `nil` when the store could not commit the attempts (nothing may be sent then).
-    func beginSends(_ run: ReplayRun) async -> [ReplayRun.Write]? {
-        guard let begun = try? await store.queue.beginAttempts(run.writes.map(\.mutation.id)) else {
+    static func beginSends(_ run: ReplayRun, in state: isolated EngineState) async -> [ReplayRun.Write]? {
+        guard let begun = try? await state.store.queue.beginAttempts(run.writes.map(\.mutation.id)) else {
             return nil
         }
         var sending: [ReplayRun.Write] = []
@@ -31,35 +36,28 @@ extension EngineState {
             let id = write.mutation.id
             guard begun.contains(id) else {
                 // The store no longer holds it: forget it, so the pass does not pick it again.
-                forget(id)
+                state.forget(id)
                 continue
             }
-            guard handle(.sendBegan, of: id) != .ignore else { break }
+            guard state.handle(.sendBegan, of: id) != .ignore else { break }
             sending.append(write)
         }
         let sent = Set(sending.map(\.mutation.id))
         let unsent = run.writes.map(\.mutation.id).filter { begun.contains($0) && !sent.contains($0) }
-        if !unsent.isEmpty { try? await store.queue.abandonAttempts(unsent, clearingMarks: []) }
-        guard mayStillSend(run.ticket) else {
-            await abandonSends(sending.map(\.mutation.id))
+        if !unsent.isEmpty { try? await state.store.queue.abandonAttempts(unsent, clearingMarks: []) }
+        guard state.outputs.mayStillSend(run.ticket) else {
+            await abandonSends(sending.map(\.mutation.id), in: state)
             return []
         }
         return sending
     }
 
-    /// Whether a ticket still holds (no clear, close or hand-over since it was taken, and the
-    /// same user signed in), checked without the actor so that nothing can change between the
-    /// check and the request leaving: a replay run's, or a write's sent at once.
-    nonisolated func mayStillSend(_ ticket: SendTicket) -> Bool {
-        ticketGate.count == ticket.gate && session.value.authSession?.userID == ticket.session?.userID
-    }
-
     /// Attempts begun but never sent: the writes are plainly queued again, in one commit.
-    func abandonSends(_ ids: [UUID]) async {
+    static func abandonSends(_ ids: [UUID], in state: isolated EngineState) async {
         var begun: [UUID] = []
         var clearing = Set<UUID>()
         for id in ids {
-            switch handle(.sendAbandoned, of: id) {
+            switch state.handle(.sendAbandoned, of: id) {
             case .ignore: continue
             case .clearInFlightMark: clearing.insert(id)
             case .none, .forget: break
@@ -67,66 +65,68 @@ extension EngineState {
             begun.append(id)
         }
         guard !begun.isEmpty else { return }
-        try? await store.queue.abandonAttempts(begun, clearingMarks: clearing)
+        try? await state.store.queue.abandonAttempts(begun, clearingMarks: clearing)
     }
 
     /// A send ended without settling its write: it stays queued.
-    func endSend(_ id: UUID, event: WriteLife.Event) async {
-        if handle(event, of: id) == .clearInFlightMark {
-            _ = try? await store.queue.clearInFlight(id)
+    static func endSend(_ id: UUID, event: WriteLife.Event, in state: isolated EngineState) async {
+        if state.handle(event, of: id) == .clearInFlightMark {
+            _ = try? await state.store.queue.clearInFlight(id)
         }
     }
 
     /// The server applied these queued writes: in one commit they move to the replay log, laid
     /// over each cached list until that list is fetched again. If the commit fails they stay
     /// queued as possibly applied (sending them again cannot apply them twice).
-    func settleAccepted(_ ids: [UUID], returned: [UUID: [Row]] = [:]) async {
+    static func settleAccepted(_ ids: [UUID], returned: [UUID: [Row]] = [:], in state: isolated EngineState)
+        async
+    {
         guard !ids.isEmpty else { return }
         let moved: (tick: Int64, ids: Set<UUID>)?
         do {
-            moved = try await store.replayLog.moveFromQueueAtNewTick(ids, returned: returned)
+            moved = try await state.store.replayLog.moveFromQueueAtNewTick(ids, returned: returned)
         } catch {
-            for id in ids { handle(.sendEnded(mayHaveBeenApplied: true), of: id) }
+            for id in ids { state.handle(.sendEnded(mayHaveBeenApplied: true), of: id) }
             return
         }
         guard let moved else { return }
         var settled: [Mutation] = []
         for id in ids where moved.ids.contains(id) {
             // A clear may have wiped it meanwhile: then it is gone from the queue already.
-            guard let mutation = queue[id]?.mutation, handle(.accepted, of: id) == .forget else { continue }
+            guard let mutation = state.queue[id]?.mutation, state.handle(.accepted, of: id) == .forget else {
+                continue
+            }
             settled.append(mutation)
         }
-        tables.addReplayed(settled.map { ReplayEntry(tick: Int(moved.tick), mutation: $0) })
+        state.tables.addReplayed(settled.map { ReplayEntry(tick: Int(moved.tick), mutation: $0) })
         let now = Date()
-        uploads.update {
-            $0.lastSyncedAt = now
-            $0.lastError = nil
-        }
+        state.outputs.queue.update { $0.lastSyncedAt = now }
         let touched = Set(settled.map(TableID.init))
-        for table in touched { marks.saw(moved.tick, of: table) }
-        forget(settled)
-        for mutation in settled { events.send(SyncEvent(.writeAccepted, mutation)) }
+        for table in touched { state.outputs.marks.saw(moved.tick, of: table) }
+        state.forget(settled)
+        for mutation in settled { state.outputs.events.send(SyncEvent(.writeAccepted, mutation)) }
         // A table whose queue drained: its live reads fetch again, so columns the server fills
         // in and effects the overlay could not work out show without the app asking.
-        for table in touched where tables.queuedCount(of: table) == 0 {
-            liveReads.markStale(table: table, reason: .write)
+        for table in touched where state.tables.queuedCount(of: table) == 0 {
+            state.services.liveReads.markStale(table: table, reason: .write)
         }
     }
 
     /// The write leaves the queue and the overlay for good and joins the rejected writes, with
     /// the reason, until the app dismisses it.
-    func settleRejected(_ id: UUID, refusal: PostgrestError) async {
-        guard let entry = queue[id] else { return }
+    static func settleRejected(_ id: UUID, refusal: PostgrestError, in state: isolated EngineState) async {
+        guard let entry = state.queue[id] else { return }
         let details = RejectionDetails(refusal)
         // `false`: no longer queued (a clear wiped it meanwhile), so nothing joins the rejected.
         // Unreadable stored bytes are kept as what could be read (the write's columns), so
         // that the rejected writes can be read back at the next open.
         let replacement = entry.mutation.isReadable ? nil : entry.mutation.persistedData()
-        guard (try? await store.rejected.add(id, details: details, storing: replacement)) == true,
-            handle(.rejected, of: id) == .forget
+        guard (try? await state.store.rejected.add(id, details: details, storing: replacement)) == true,
+            state.handle(.rejected, of: id) == .forget
         else { return }
-        forget(id)
-        rejected.add(RejectedWrite(mutation: entry.mutation, details: details, rejectedAt: Date()))
-        events.send(SyncEvent(.writeRejected(code: refusal.code), entry.mutation))
+        state.forget(id)
+        state.outputs.rejected.add(
+            RejectedWrite(mutation: entry.mutation, details: details, rejectedAt: Date()))
+        state.outputs.events.send(SyncEvent(.writeRejected(code: refusal.code), entry.mutation))
     }
 }
