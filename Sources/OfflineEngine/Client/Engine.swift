@@ -47,7 +47,9 @@ final class Engine: Sendable {
         transport = RetryingTransport(base: configuration.transport, clock: configuration.clock)
         self.connectivity = connectivity
         self.store = store
-        let rules = StateRules(configuration)
+        let rules = StateRules(
+            primaryKeys: primaryKeys, sharing: configuration.sharing,
+            responseTrust: configuration.responseTrust)
         outputs = StateOutputs(store: store, primaryKeys: rules.primaryKeys, events: events)
         let (liveReads, listsInUse) = (liveReads, listsInUse)
         cache = CacheKeeper(

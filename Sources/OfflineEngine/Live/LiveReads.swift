@@ -11,7 +11,7 @@ import Synchronization
 /// An entry lives while callers hold it (``join(_:facts:primaryKeys:refresher:)`` and
 /// ``leave(_:)``); the engine marks the refreshes of running reads stale through it. A read
 /// whose query has a time to live runs a ``ListExpiry`` beside its refresh.
-final class LiveReads: Sendable {
+final class LiveReads: LiveReadMarking {
     typealias Snapshots = AsyncShareSequence<
         AsyncMapSyncSequence<
             AsyncDistinctBySequence<

@@ -35,8 +35,7 @@ public struct Row: Sendable, Hashable {
     /// ```swift
     /// let row = try Row(encoding: action.record)
     /// ```
-    public init<T: Encodable>(encoding value: T, encoder: JSONEncoder = Configuration.defaultEncoder()) throws
-    {
+    public init<T: Encodable>(encoding value: T, encoder: JSONEncoder = JSONCoders.encoder()) throws {
         guard let row = Row(json: try JSONValue(encoding: value, with: encoder)) else {
             throw JSONText.MalformedJSON(reason: "the value is not a JSON object")
         }
@@ -50,7 +49,7 @@ public struct Row: Sendable, Hashable {
 
     /// Decodes the row into a `Decodable` type with `decoder` (pass the client's
     /// ``Configuration/decoder`` when it was changed).
-    public func decode<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = Configuration.defaultDecoder())
+    public func decode<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = JSONCoders.decoder())
         throws
         -> T
     {

@@ -82,3 +82,16 @@ public struct PostgrestError: Error, Sendable, Hashable, CustomStringConvertible
         ServerErrorWording.isAuthenticationFailure(status: status, code: code, message: message)
     }
 }
+
+extension PostgrestError {
+    /// The code of a write that reached no row though it had to (``RejectedMutation/conflictCode``).
+    static let reachedNoRowCode = "OFFLINE_CONFLICT"
+
+    /// The refusal of a write that reached no row though it had to (status 409: the server holds
+    /// nothing of it).
+    static let reachedNoRow = PostgrestError(
+        status: 409, code: reachedNoRowCode,
+        message: "This change reached no row: the row was deleted or changed since it was read.",
+        details: nil,
+        hint: "Fetch the rows again, then retry the change or discard it.")
+}

@@ -66,7 +66,7 @@ enum WriteAnswer {
             return
         }
         let reached = ResponseDecoding.count(from: response) ?? (mutation.returning == nil ? nil : rows.count)
-        if reached == 0 { throw RejectedMutation.conflictRefusal }
+        if reached == 0 { throw PostgrestError.reachedNoRow }
     }
 
     /// Whether a failure leaves open that the server applied the write: no answer arrived after

@@ -6,9 +6,4 @@ struct StateRules: Sendable {
     let sharing: CacheSharing
     let responseTrust: ResponseTrust
 
-    init(_ configuration: Configuration) {
-        primaryKeys = PrimaryKeys(configuration.keyColumns, foreignKeys: configuration.foreignKeys)
-        sharing = configuration.sharing
-        responseTrust = configuration.responseTrust
-    }
 }

@@ -62,15 +62,11 @@ extension RejectedMutation {
 
     /// The code of an update or delete made with ``WriteQuery/expectingRows(_:)`` that reached no
     /// row: the row was deleted, or changed so that it no longer matches, since the app read it.
-    public static let conflictCode = "OFFLINE_CONFLICT"
+    public static let conflictCode = PostgrestError.reachedNoRowCode
 
     /// The refusal of a write that reached no row though it had to (status 409: the server holds
     /// nothing of it).
-    static let conflictRefusal = PostgrestError(
-        status: 409, code: conflictCode,
-        message: "This change reached no row: the row was deleted or changed since it was read.",
-        details: nil,
-        hint: "Fetch the rows again, then retry the change or discard it.")
+    static let conflictRefusal = PostgrestError.reachedNoRow
 
     /// The refusal recorded for a write past the attempt cap.
     static let attemptsExhaustedRefusal = PostgrestError(

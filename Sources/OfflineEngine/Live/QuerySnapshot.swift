@@ -13,7 +13,7 @@ public struct QueryResult: Sendable, Hashable {
 
     /// Decodes the rows into the app's types, e.g. `decode([Task].self)`, with `decoder` (pass
     /// the client's ``Configuration/decoder`` when it was changed).
-    public func decode<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = Configuration.defaultDecoder())
+    public func decode<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = JSONCoders.decoder())
         throws
         -> T
     {
