@@ -7,8 +7,8 @@
 // Usage: `Benchmarks [suite ...]`; runs every suite when none is named; `scale.replay` (and so
 // on) runs one measure of the scale suite, `cache.evict` one of the cache suite, `live.models` the
 // observable models' measure of the live suite. `replay` (batched replay through a delaying
-// transport, about a minute) and `follow` (a change feed against online writes) run only when
-// named.
+// transport, about a minute), `follow` (a change feed against online writes) and `signin` (two
+// users signing in in turn) run only when named.
 let allSuites = ["streams", "filters", "store", "overlay", "live", "scale", "json", "cache"]
 let requested = CommandLine.arguments.dropFirst()
 
@@ -32,6 +32,8 @@ for suite in requested.isEmpty ? allSuites[...] : requested {
         try await ReplayBenchmark.run()
     case "follow":
         try await FollowBenchmark.run()
+    case "signin":
+        try await SignInBenchmark.run()
     case "json":
         try await JSONBenchmark.run()
     case "cache":

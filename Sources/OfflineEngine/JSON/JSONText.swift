@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Reading goes through `JSONParser`, which decodes UTF-8 straight into `JSONValue` and keeps
 /// each number's text. It replaced `JSONSerialization` with a tagging pass and a conversion
-/// (still there as `parseThroughFoundation`, the benchmark's baseline and the tests' oracle)
+/// (still there as `parseThroughFoundation` in `OfflineEngineTesting`, the benchmark's baseline and the tests' oracle)
 /// because `Benchmarks json` measured it 5 to 8 times as fast, on a 1,000-row page and on one queued
 /// write. Writing is a byte loop with object keys sorted.
 package enum JSONText {
@@ -13,6 +13,10 @@ package enum JSONText {
         /// What was wrong, without any of the text.
         package let reason: String
         package var description: String { "Malformed JSON: \(reason)" }
+
+        package init(reason: String) {
+            self.reason = reason
+        }
     }
 
     /// Parses JSON text into a value, keeping numbers exact.

@@ -23,19 +23,20 @@ final class LiveReads: LiveReadMarking {
         >
     >
 
-    private struct Entry: Sendable {
+    struct Entry: Sendable {
         let query: QueryDescription
         let refresher: Refresher
         let snapshots: Snapshots
         var holders: Int
     }
 
-    private struct State {
+    struct State {
         var entries: [String: Entry] = [:]
         var closed = false
     }
 
-    private let state = Mutex(State())
+    /// The entries (internal for the tests' hooks, `LiveReadsTestHooks.swift`).
+    let state = Mutex(State())
 
     /// Joins the live read of `query`, making it (with `refresher()`) for its first holder;
     /// `nil` once closed. Each join is followed by one ``leave(_:)``.
@@ -71,23 +72,9 @@ final class LiveReads: LiveReadMarking {
         }
     }
 
-    /// How many callers hold the live read of `key`.
-    func holders(of key: String) -> Int {
-        state.withLock { $0.entries[key]?.holders ?? 0 }
-    }
-
     /// The canonical keys of the live reads held now: lists an eviction must keep.
     var keys: Set<String> {
         state.withLock { Set($0.entries.keys) }
-    }
-
-    /// The newest snapshot of the live read of `key` while it is being read, or `nil`.
-    func latest(of key: String) async -> QuerySnapshot? {
-        guard let snapshots = state.withLock({ $0.entries[key]?.snapshots }), snapshots.isRunning else {
-            return nil
-        }
-        var reader = snapshots.makeAsyncIterator()
-        return await reader.next()
     }
 
     /// The queries of the live reads of `table` (`nil`: every table's).

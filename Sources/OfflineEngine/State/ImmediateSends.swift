@@ -7,7 +7,8 @@ import Streams
 /// Counting up happens inside ``EngineState``'s step that decides to send (see
 /// `ImmediateSendEvents.firstStep(for:in:)`); counting down and waiting need no actor.
 struct ImmediateSends: Sendable {
-    private let counts = StateBroadcast<[String?: Int], Never>([:])
+    /// Per owner, the writes being sent (internal for the tests' hook).
+    let counts = StateBroadcast<[String?: Int], Never>([:])
 
     /// Whether a write of `owner` is being sent at once.
     func isSending(for owner: String?) -> Bool {
@@ -31,9 +32,6 @@ struct ImmediateSends: Sendable {
     func waitUntilNone(for owner: String?) async {
         for await sends in counts.values() where (sends[owner] ?? 0) == 0 { return }
     }
-
-    /// How many callers wait (tests use it to interleave).
-    var waiting: Int { counts.readerCount }
 
     /// Ends every wait.
     func finish() {

@@ -140,7 +140,7 @@ package final class Store: Sendable {
     package var commitHooks: CommitHooks { writer.hooks }
 
     /// How many calls wait for the store's writer (tests use it to interleave with the engine).
-    var waitingCalls: Int { writer.waitingJobs }
+    package var waitingCalls: Int { writer.waitingJobs }
 
     /// Lets pending work finish, then closes the database; later calls throw `.closed`.
     package func close() async {

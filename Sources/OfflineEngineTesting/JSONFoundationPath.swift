@@ -1,4 +1,5 @@
 import Foundation
+import OfflineEngine
 
 /// The first way of reading JSON, kept as the benchmark's baseline and the tests' oracle.
 ///

@@ -1,0 +1,17 @@
+/// What tests read of the live reads (package access; the library never calls these): how many
+/// callers hold a read, and its newest snapshot.
+extension LiveReads {
+    /// How many callers hold the live read of `key`.
+    func holders(of key: String) -> Int {
+        state.withLock { $0.entries[key]?.holders ?? 0 }
+    }
+
+    /// The newest snapshot of the live read of `key` while it is being read, or `nil`.
+    func latest(of key: String) async -> QuerySnapshot? {
+        guard let snapshots = state.withLock({ $0.entries[key]?.snapshots }), snapshots.isRunning else {
+            return nil
+        }
+        var reader = snapshots.makeAsyncIterator()
+        return await reader.next()
+    }
+}
