@@ -38,13 +38,18 @@ extension OfflineClient {
 }
 
 extension Engine {
-    /// Waits for `id` to leave the queue (not as a call under way: closing does not wait for
-    /// it), then reads its outcome from the rejected writes and the accepted ids.
+    /// Waits for `id` to leave the queue (woken by its own departure; not as a call under way:
+    /// closing does not wait for it), then reads its outcome from the rejected writes and the
+    /// accepted ids.
     func outcome(of id: UUID) async throws -> MutationOutcome {
         guard !calls.isClosed else { throw ClientError.closed }
-        for await _ in outputs.queue.values() where !(await state.isQueued(id)) { break }
+        let state = state
+        await outputs.departures.wait(for: id) { await state.isQueued(id) }
         // The write leaves the queue in the same step that records where it went.
-        guard !(await state.isQueued(id)) else { throw ClientError.closed }
+        guard !(await state.isQueued(id)) else {
+            try Task.checkCancellation()
+            throw ClientError.closed
+        }
         if let rejected = outputs.rejected.facts.value.all.first(where: { $0.id == id }) {
             return rejected.error.code == RejectedMutation.conflictCode
                 ? .conflict(rejected) : .rejected(rejected)

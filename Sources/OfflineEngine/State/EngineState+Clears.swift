@@ -12,7 +12,9 @@ extension EngineState {
         outputs.ticketGate.void()
         // The store runs its work in call order: the clear wipes the writes handed to it before,
         // exactly those in the queue now. A write queued while the clear runs is kept.
+        let wiped = queue.all.map(\.mutation.id)
         queue.removeAll()
+        outputs.departures.left(wiped)
         outputs.marks.forget()
         tables.feedLog.forget()
         tables.wipe(owner: overlayOwner)
@@ -63,7 +65,8 @@ extension EngineState {
     /// Takes `user`'s queued, replayed and rejected writes out of memory; the store loses them
     /// in the clear that follows, handed to it with no `await` between.
     private func forgetData(of user: String) {
-        _ = queue.removeAll(ownedBy: user)
+        let wiped = queue.removeAll(ownedBy: user)
+        outputs.departures.left(wiped.map(\.id))
         tables.forgetWrites(of: user, owner: overlayOwner)
         outputs.rejected.wipe(user: user)
         publishQueue()

@@ -83,6 +83,7 @@ extension EngineState {
     /// Takes a write out of the queue and its table's facts.
     func forget(_ id: UUID) {
         guard let mutation = queue.remove(id)?.mutation else { return }
+        outputs.departures.left([id])
         tables.remove([mutation], owner: overlayOwner)
         publishQueue()
     }
@@ -91,6 +92,7 @@ extension EngineState {
     func forget(_ mutations: [Mutation]) {
         let removed = mutations.compactMap { queue.remove($0.id)?.mutation }
         guard !removed.isEmpty else { return }
+        outputs.departures.left(removed.map(\.id))
         tables.remove(removed, owner: overlayOwner)
         publishQueue()
     }

@@ -12,6 +12,8 @@ struct StateOutputs: Sendable {
     let marks: ChangeMarks
     let signals = ReplaySignals()
     let ticketGate = TicketGate()
+    /// The callers waiting for a queued write to leave the queue.
+    let departures = WriteDepartures()
     /// What the client did, for the app's logs (``OfflineClient/events``): sent by each part for
     /// what it did.
     let events: EventBroadcast<SyncEvent, Never>
@@ -44,5 +46,6 @@ struct StateOutputs: Sendable {
         events.finish()
         rejected.finish()
         signals.finish()
+        departures.finish()
     }
 }

@@ -63,22 +63,23 @@ struct Replayer: Sendable {
         }
     }
 
-    /// Waits until one of the signals fires or the delay passes, whichever is first.
+    /// Waits until one of the signals fires or the delay passes, whichever is first: the first
+    /// element of the signals merged with a timer. Leaving the merge cancels what still waits.
     private static func waitForSignal(
         _ signals: [AsyncStream<Void>], orDelay delay: Duration?, clock: any Clock<Duration>
     ) async {
-        await withTaskGroup(of: Void.self) { group in
-            for signal in signals {
-                group.addTask {
-                    for await _ in signal { return }
+        let timer = delay.map { delay in
+            AsyncStream<Void>(unfolding: {
+                do {
+                    try await clock.sleep(for: delay)
+                    return ()
+                } catch {
+                    return nil
                 }
-            }
-            if let delay {
-                group.addTask { try? await clock.sleep(for: delay) }
-            }
-            await group.next()
-            group.cancelAll()
+            })
         }
+        var wakes = merge(signals + (timer.map { [$0] } ?? [])).makeAsyncIterator()
+        _ = try? await wakes.next()
     }
 
     /// Sends queued writes oldest first, for the current user and owner-less ones, a run at a
