@@ -91,7 +91,7 @@ enum Answers {
         // request left wins, and the patch is laid over the lists as they are now.
         guard state.ownership.admitsPatch(requestedAt: requestTick), !state.closed else { return }
         // Shown as sent until now: the patch takes its place in the same facts.
-        state.tables.remove([mutation], owner: state.overlayOwner, publishing: false)
+        state.tables.endShowingAsSent(mutation, owner: state.overlayOwner, publishing: false)
         let (changed, stale) = state.tables.patchAccepted(
             mutation, returned: returned, liveQueries: state.services.liveReads.queries(of: table),
             primaryKeys: state.rules.primaryKeys,

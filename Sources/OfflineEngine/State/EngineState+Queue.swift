@@ -34,7 +34,7 @@ extension EngineState {
         let table = TableID(mutation)
         queue.append(QueueEntry(mutation, interrupted: interrupted))
         // A write sent at once and now queued is shown once: as queued, in its place.
-        tables.remove([mutation], owner: overlayOwner, publishing: false)
+        tables.endShowingAsSent(mutation, owner: overlayOwner, publishing: false)
         tables.append(mutation)
         do {
             if requeuing {

@@ -24,7 +24,7 @@ enum ImmediateSendEvents {
         state.services.immediateSends.begin(for: owner)
         // Shown in every list at once, as a pending write, while its request waits for the
         // server (see ``endSending(_:in:)``).
-        state.tables.append(mutation)
+        state.tables.showAsSent(mutation)
         state.tables.publishAppended(TableID(mutation), owner: state.overlayOwner)
         return (mutation, ticket, .send)
     }
@@ -33,7 +33,7 @@ enum ImmediateSendEvents {
     /// server sent), was refused, or was cleared. A write queued meanwhile stays, as queued.
     static func endSending(_ mutation: Mutation, in state: isolated EngineState) {
         guard state.queue[mutation.id] == nil else { return }
-        state.tables.remove([mutation], owner: state.overlayOwner)
+        state.tables.endShowingAsSent(mutation, owner: state.overlayOwner)
     }
 
     /// Queues a write its ticket may no longer send, for its owner; after a clear since the

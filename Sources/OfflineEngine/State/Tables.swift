@@ -18,6 +18,10 @@ struct Tables: Sendable {
     private(set) var awaitingLists = false
     /// The changes from the server's feed laid lately, for answers that left before them.
     var feedLog = FeedLog()
+    /// The writes sent at once that the lists show as pending while their requests wait: only
+    /// these are looked for when a write stops showing as sent (a write queued offline is not,
+    /// so queueing one never searches its table's writes).
+    private(set) var shownAsSent: Set<UUID> = []
 
     /// No table yet; `relatedTables` from the configuration's foreign keys.
     init(relatedTables: [TableID: [TableID]] = [:]) {
@@ -109,6 +113,19 @@ struct Tables: Sendable {
         byID[table, default: TableState()].queued = queued
         if write.operation == .update { byID[table]?.queuedUpdates += 1 }
         appended.insert(table)
+    }
+
+    /// Shows a write sent at once among its table's writes while its request waits.
+    mutating func showAsSent(_ write: Mutation) {
+        shownAsSent.insert(write.id)
+        append(write)
+    }
+
+    /// A write sent at once no longer shows as sent: it queued, the server took it, or it
+    /// failed. Nothing is looked for (or sent) for a write that never showed as sent.
+    mutating func endShowingAsSent(_ write: Mutation, owner: String?, publishing: Bool = true) {
+        guard shownAsSent.remove(write.id) != nil else { return }
+        remove([write], owner: owner, publishing: publishing)
     }
 
     /// Takes queued writes out of their tables, sending the facts of each table that held one
