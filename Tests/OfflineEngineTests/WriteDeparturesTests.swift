@@ -16,7 +16,7 @@ struct WriteDeparturesTests {
         let woken = StateBroadcast<Bool, Never>(false)
         let asked = Signal()
         let askedOnce = asked.subscribe()
-        try await withTimeout(10) {
+        try await withTimeout(30) {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
                     await departures.wait(for: mine) {
@@ -40,7 +40,7 @@ struct WriteDeparturesTests {
     func departureBeforeTheLookIsKept() async throws {
         let departures = WriteDepartures()
         let id = UUID()
-        try await withTimeout(10) {
+        try await withTimeout(30) {
             // The write leaves while the waiter asks whether it is queued (the answer, read
             // before the departure, says it still is).
             await departures.wait(for: id) {
@@ -53,7 +53,7 @@ struct WriteDeparturesTests {
     @Test("a write no longer queued returns at once; finishing ends every wait, and later ones")
     func notQueuedAndFinish() async throws {
         let departures = WriteDepartures()
-        try await withTimeout(10) {
+        try await withTimeout(30) {
             await departures.wait(for: UUID()) { false }
             let id = UUID()
             let asked = Signal()
@@ -75,7 +75,7 @@ struct WriteDeparturesTests {
     @Test("cancelling the waiting task ends its wait")
     func cancellationEndsTheWait() async throws {
         let departures = WriteDepartures()
-        try await withTimeout(10) {
+        try await withTimeout(30) {
             let waiting = Task { await departures.wait(for: UUID()) { true } }
             waiting.cancel()
             await waiting.value
