@@ -17,6 +17,12 @@ final class WriteDepartures: Sendable {
         var next = 0
         var byWrite: [UUID: [Int: Waiter]] = [:]
         var finished = false
+
+        /// Forgets one waiter, and its write's entry once it has none.
+        mutating func remove(_ id: UUID, _ ticket: Int) {
+            byWrite[id]?[ticket] = nil
+            if byWrite[id]?.isEmpty == true { byWrite[id] = nil }
+        }
     }
 
     private let waiters = Mutex(Waiters())
@@ -33,18 +39,14 @@ final class WriteDepartures: Sendable {
         }
         guard let ticket else { return }
         guard await isQueued() else {
-            waiters.withLock { waiters in
-                waiters.byWrite[id]?[ticket] = nil
-                if waiters.byWrite[id]?.isEmpty == true { waiters.byWrite[id] = nil }
-            }
+            waiters.withLock { $0.remove(id, ticket) }
             return
         }
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let suspended = waiters.withLock { waiters -> Bool in
                     guard case .registered = waiters.byWrite[id]?[ticket], !Task.isCancelled else {
-                        waiters.byWrite[id]?[ticket] = nil
-                        if waiters.byWrite[id]?.isEmpty == true { waiters.byWrite[id] = nil }
+                        waiters.remove(id, ticket)
                         return false
                     }
                     waiters.byWrite[id]?[ticket] = .suspended(continuation)
@@ -80,8 +82,7 @@ final class WriteDepartures: Sendable {
         let continuation = waiters.withLock { waiters -> CheckedContinuation<Void, Never>? in
             switch waiters.byWrite[id]?[ticket] {
             case .suspended(let continuation):
-                waiters.byWrite[id]?[ticket] = nil
-                if waiters.byWrite[id]?.isEmpty == true { waiters.byWrite[id] = nil }
+                waiters.remove(id, ticket)
                 return continuation
             case .registered:
                 waiters.byWrite[id]?[ticket] = .ended
