@@ -28,8 +28,8 @@ struct SnapshotComposerTests {
         return facts
     }
 
-    private static func composer(startAnswers: Int = 0) -> SnapshotComposer {
-        SnapshotComposer(query: query, primaryKeys: PrimaryKeys(), startAnswers: startAnswers)
+    private static func composer(startAnswers: Int = 0) -> ComposedRead {
+        ComposedRead(query: query, startAnswers: startAnswers)
     }
 
     @Test("the cached rows come first, from the device, while the refresh asks")
@@ -44,8 +44,7 @@ struct SnapshotComposerTests {
         "an answer an earlier run of the same query asked for is shown at once: this read's refresh never reports it"
     )
     func earlierRunsAnswer() {
-        var composer = SnapshotComposer(
-            query: Self.query, primaryKeys: PrimaryKeys(), startAnswers: 0, refreshID: Self.key + "#second")
+        var composer = ComposedRead(query: Self.query, refreshID: Self.key + "#second")
         _ = composer.compose(Self.facts(), .starting)
         let answered = Self.facts(
             rows: [["id": 2, "title": "b"]], answer: AnswerStamp(serial: 1, refreshOf: Self.key + "#first"),

@@ -123,7 +123,7 @@ extension Engine {
             throw failure
         }
         var composer = SnapshotComposer(query: listed, primaryKeys: primaryKeys, startAnswers: 0)
-        let composed = composer.compose(facts, RefreshReport(state: .idle, answer: facts.answers))
+        let composed = composer.compose(.ready(facts, RefreshReport(state: .idle, answer: facts.answers)))
             .snapshot
         var pending = !options.head && composed.hasPendingMutations
         if !answered, options.count != nil,

@@ -16,8 +16,10 @@ final class LiveReads: LiveReadMarking {
         AsyncMapSyncSequence<
             AsyncDistinctBySequence<
                 AsyncScanSequence<
-                    AsyncCombineLatestStatesSequence<TableFacts, RefreshReport>, SnapshotComposer,
-                    ComposedSnapshot
+                    AsyncScanSequence<
+                        AsyncCombineLatestStatesSequence<TableFacts, RefreshReport>, AnswerPairing,
+                        PairedFacts
+                    >, SnapshotComposer, ComposedSnapshot
                 >
             >, QuerySnapshot
         >
@@ -124,21 +126,25 @@ final class LiveReads: LiveReadMarking {
     /// notes for the figures).
     static let settleYields = 64
 
-    /// The pipeline of one live read.
+    /// The pipeline of one live read: the table's facts (those that may reach the read, see
+    /// ``ReachHint``) and the refresh's reports, paired (``AnswerPairing``), composed
+    /// (``SnapshotComposer``), de-duplicated and shared. A composition that finds a synced write
+    /// the list cannot show without a fetch asks the refresh to fetch again.
     private static func pipeline(
         _ query: QueryDescription, facts: StateBroadcast<TableFacts, Never>, primaryKeys: PrimaryKeys,
         refreshID: String, refresher: Refresher, expiry: ListExpiry?
     ) -> Snapshots {
+        let pairing = AnswerPairing(
+            key: query.canonicalKey, startAnswers: facts.value.answers, refreshID: refreshID)
         let composer = SnapshotComposer(
-            query: query, primaryKeys: primaryKeys, startAnswers: facts.value.answers, refreshID: refreshID)
-        // Writes to the table that cannot reach this read do not wake it (see `ReachHint`).
+            query: query, primaryKeys: primaryKeys, startAnswers: facts.value.answers)
         let hint = ReachHint(query: query, primaryKeys: primaryKeys)
         return combineLatest(
             facts, refresher.states, firstMatters: { hint.mayChange($0) }, settleYields: Self.settleYields
         )
-        .scan(composer) { composer, input in
-            let composed = composer.compose(input.0, input.1)
-            hint.composed(composer.takeListKeys())
+        .scan(pairing) { pairing, input in pairing.pair(input.0, input.1) }
+        .scan(composer) { composer, paired in
+            let composed = composer.compose(paired)
             if composed.fetchAgain { refresher.markStale(.write) }
             return composed
         }

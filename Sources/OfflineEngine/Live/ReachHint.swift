@@ -4,62 +4,104 @@ import Synchronization
 /// sent, so the read is not woken for writes to its table that cannot reach it.
 ///
 /// Only an INSERT can be told apart cheaply: it changes the read's rows when its filters may
-/// admit a row, or when the list holds a row with the same key (the row merges into it). So the
-/// hint keeps the keys of the rows the read's fold held when it last composed (a superset: keys
-/// of rows that left stay); the composer tells it after each composition which keys joined. Any
+/// admit a row, or when the read may hold a row with the same key (the row merges into it). Any
 /// other change (a list fetched, an UPDATE, a DELETE, an UPSERT, another owner) always wakes the
 /// read.
 ///
-/// Why a stale hint is safe: the read re-watches its facts after the version it composed, and a
-/// change sent before that wakes it at once; while it watches, every skipped INSERT left the
-/// fold's keys as the hint has them (a row that is not admitted and matches no key joins
-/// nothing).
+/// The keys the read may hold are worked out from the facts alone, never from what the read
+/// composed (so nothing flows back into the pipeline): the keys of its cached list's rows, and
+/// of the rows of every write laid over it (queued, and replayed writes the list has not seen).
+/// That is a superset of the keys its rows have, unless a laid UPDATE moved rows in or changed a
+/// key: then every change wakes the read. The list's keys are worked out once per version of the
+/// facts, the queued writes' as writes are appended.
 final class ReachHint: Sendable {
+    private let listKey: String
     private let filters: [Filter]
     private let keys: OverlayKeys
     private let evaluator: FilterEvaluator
-    /// The keys of the read's rows as last composed; `nil` until then, or when unknown.
-    private let shownKeys = Mutex<[String: Int]?>(nil)
+    private let memo = Mutex(Memo())
+
+    /// What the keys were worked out from, and the keys.
+    private struct Memo {
+        var version = -1
+        var owner: String?
+        /// The keys of the list's rows and of the unseen replayed writes' rows; `nil` when one of
+        /// those writes is an UPDATE.
+        var heldKeys: Set<String>? = []
+        /// The queued writes covered by `queuedKeys`.
+        var queued = WriteLog()
+        /// The keys of the queued writes' rows (the owner's); `nil` once one is an UPDATE.
+        var queuedKeys: Set<String>? = []
+    }
 
     /// A hint for the live read of `query`.
     init(query: QueryDescription, primaryKeys: PrimaryKeys) {
+        listKey = query.canonicalKey
         filters = query.filters
         keys = OverlayKeys(table: query.table, primaryKeys: primaryKeys)
         evaluator = FilterEvaluator(keyColumns: Set(keys.columns))
     }
 
-    /// Records how the keys of the read's rows changed in a composition (`nil`: unknown).
-    func composed(_ change: ListKeys?) {
-        shownKeys.withLock { shown in
-            switch change {
-            case nil:
-                shown = nil
-            case .all(let keys):
-                shown = keys
-            case .added(let keys):
-                for key in keys { shown?[key] = 0 }
+    /// Whether `facts` may change what the read shows: `false` only when they differ from the
+    /// facts sent before by appended INSERTs that none of the read's filters admit and whose
+    /// rows have no key a row of the read may have.
+    func mayChange(_ facts: TableFacts) -> Bool {
+        guard !filters.isEmpty, let before = facts.appendedSince, facts.queued.extends(before) else {
+            return true
+        }
+        var refusedKeys: [String] = []
+        for write in facts.queued.writes(after: before) where write.applies(to: facts.owner) {
+            guard write.operation == .insert else { return true }
+            for row in write.rows {
+                guard evaluator.evaluate(filters, on: row) == .false else { return true }
+                if let key = keys.indexKey(of: row) { refusedKeys.append(key) }
             }
+        }
+        guard !refusedKeys.isEmpty else { return false }
+        return memo.withLock { memo in
+            update(&memo, to: facts, before: before)
+            guard let held = memo.heldKeys, let queued = memo.queuedKeys else { return true }
+            return refusedKeys.contains { held.contains($0) || queued.contains($0) }
         }
     }
 
-    /// Whether `facts` may change what the read shows: `false` only when they differ from the
-    /// facts sent before by appended INSERTs that none of the read's filters admit and whose
-    /// rows match no row the read holds.
-    func mayChange(_ facts: TableFacts) -> Bool {
-        guard let before = facts.appendedSince, facts.queued.extends(before) else { return true }
-        return shownKeys.withLock { shown in
-            guard let shown else { return true }
-            for write in facts.queued.writes(after: before) where write.applies(to: facts.owner) {
-                guard write.operation == .insert else { return true }
-                for row in write.rows {
-                    if !filters.isEmpty, evaluator.evaluate(filters, on: row) == .false {
-                        if let key = keys.indexKey(of: row), shown[key] != nil { return true }
-                        continue
-                    }
-                    return true
-                }
-            }
-            return false
+    /// Brings the keys up to the facts as they stood before the appended writes.
+    private func update(_ memo: inout Memo, to facts: TableFacts, before: WriteLog) {
+        if memo.version != facts.version || memo.owner != facts.owner {
+            memo.version = facts.version
+            memo.owner = facts.owner
+            memo.heldKeys = heldKeys(facts)
+            memo.queued = WriteLog()
+            memo.queuedKeys = []
         }
+        let added = before.extends(memo.queued) ? before.writes(after: memo.queued) : before.writes
+        if !before.extends(memo.queued) { memo.queuedKeys = [] }
+        memo.queued = before
+        for write in added where write.applies(to: facts.owner) {
+            memo.queuedKeys = memo.queuedKeys.flatMap { keys in adding(write, to: keys) }
+        }
+    }
+
+    /// The keys of the list's rows and of the rows of the replayed writes it has not seen.
+    private func heldKeys(_ facts: TableFacts) -> Set<String>? {
+        guard let entry = facts.lists[listKey] else { return [] }
+        var held = Set(entry.list.rows.compactMap(keys.indexKey(of:)))
+        let unseen = ReplayLog.unseen(facts.replayed, fetchTick: entry.list.fetchTick)
+        for entry in unseen where entry.mutation.applies(to: facts.owner) {
+            guard let more = adding(entry.mutation, to: held) else { return nil }
+            held = more
+        }
+        return held
+    }
+
+    /// `keys` with those of `write`'s rows; `nil` for an UPDATE (it may move rows in, or change a
+    /// row's key).
+    private func adding(_ write: Mutation, to known: Set<String>) -> Set<String>? {
+        guard write.operation != .update else { return nil }
+        var known = known
+        for row in write.rows {
+            if let key = keys.indexKey(of: row) { known.insert(key) }
+        }
+        return known
     }
 }

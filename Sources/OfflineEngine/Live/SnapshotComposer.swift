@@ -1,14 +1,10 @@
 import Foundation
 
-/// Builds a live read's snapshots from its table's facts and its refresh's reports: pure, no
-/// `await`, run inside the read's shared iteration (`scan`).
+/// Builds a live read's snapshots from its table's facts, paired with its refresh's reports
+/// (``AnswerPairing``): pure, no `await`, run inside the read's shared iteration (`scan`).
 ///
 /// It keeps the read's overlay as a fold (``OverlayFold``): while the facts change only by
 /// writes appended to the queue, just those writes are laid; any other change lays anew.
-///
-/// An answer of the read's own refresh and the state that refresh ends in reach readers in one
-/// snapshot: the answer's rows wait for the report that carries its serial, and a report waits
-/// for the facts that hold its answer (whichever arrives first waits for the other).
 struct SnapshotComposer: Sendable {
     let key: String
     let query: QueryDescription
@@ -16,14 +12,9 @@ struct SnapshotComposer: Sendable {
     /// The newest answer written when the read started: later ones are the server's answers to
     /// this read (its rows are no longer only the device's).
     let startAnswers: Int
-    /// Names this read's own refresh in the answers it writes (``AnswerStamp/refreshOf``): an
-    /// answer asked by an earlier read of the same query, still under way when this one began,
-    /// is not this read's to wait for.
-    let refreshID: String
 
     private var shown: ListEntry?
     private var report = RefreshReport.starting
-    private var holding = false
     private var fold: OverlayFold<FilterEvaluator>?
     private var foldVersion = -1
     private var foldOwner: String?
@@ -32,41 +23,57 @@ struct SnapshotComposer: Sendable {
     private var lastRows: QueryRows?
     /// The fetch tick of the list a synced write last asked to fetch again.
     private var refetchAskedAt: Int?
-    /// Whether the fold was made anew since ``takeListKeys()`` was last called.
-    private var foldIsNew = true
-    /// The last composition, shown again while the facts lack lists an UPDATE may need.
+    /// The last composition, shown again while an answer waits for its report, or while the
+    /// facts lack lists an UPDATE may need.
     private var last: ComposedSnapshot?
     /// The keys of the fold's rows that a laid queued write touches.
     private var marks: PendingMarks
 
-    /// A composer for the live read of `query`, started when the newest answer was `startAnswers`,
-    /// whose refresh stamps its answers with `refreshID` (by default the query's key).
-    init(query: QueryDescription, primaryKeys: PrimaryKeys, startAnswers: Int, refreshID: String? = nil) {
+    /// A composer for the live read of `query`, started when the newest answer was `startAnswers`.
+    init(query: QueryDescription, primaryKeys: PrimaryKeys, startAnswers: Int) {
         self.query = query
         key = query.canonicalKey
-        self.refreshID = refreshID ?? query.canonicalKey
         self.primaryKeys = primaryKeys
         self.startAnswers = startAnswers
         marks = PendingMarks(primaryKeys: primaryKeys)
     }
 
-    /// How the keys of the read's rows changed since last asked: all of them after the fold was
-    /// made anew, else the keys that joined (a superset: rows may have left); `nil` when unknown.
-    mutating func takeListKeys() -> ListKeys? {
-        guard fold != nil else { return nil }
-        let added = fold?.takeAddedKeys()
-        if foldIsNew {
-            foldIsNew = false
-            return fold?.listKeys.map(ListKeys.all)
+    /// The snapshot for paired facts and report.
+    mutating func compose(_ paired: PairedFacts) -> ComposedSnapshot {
+        switch paired {
+        case .ready(let facts, let latest):
+            report = latest
+            return compose(facts)
+        case .holding(let latest):
+            report = latest
+            return holding()
         }
-        return added.map(ListKeys.added)
     }
 
-    /// The snapshot for the latest facts and report.
-    mutating func compose(_ facts: TableFacts, _ latest: RefreshReport) -> ComposedSnapshot {
+    /// While the read's own answer waits for its report: the last rows stand. The facts that
+    /// changed under them may have retired the replayed writes the shown list had not seen (the
+    /// answer holds them); laid again over the old rows they would vanish for a snapshot, so the
+    /// report's facts lay the answer anew.
+    private mutating func holding() -> ComposedSnapshot {
+        fold = nil
+        guard var held = last else {
+            let snapshot = QuerySnapshot(
+                result: nil, isFromCache: true, fetchedAt: nil, hasPendingMutations: false,
+                refresh: report.state)
+            return ComposedSnapshot(snapshot: snapshot, rows: .unknown, fetchAgain: false)
+        }
+        held.snapshot.refresh = report.state
+        held.rows = .unchanged
+        held.fetchAgain = false
+        last = held
+        return held
+    }
+
+    /// The snapshot for the latest facts.
+    private mutating func compose(_ facts: TableFacts) -> ComposedSnapshot {
         // The cache changed hands and its lists are being read: nothing of the last user's
         // rows stays on screen, and no snapshot shows the new user's writes without their list.
-        if facts.awaitingLists { return waitingForNewCache(facts, latest) }
+        if facts.awaitingLists { return waitingForNewCache() }
         // An UPDATE is queued while only some of the table's lists are held (they are being
         // read): the overlay could miss rows it moves in, so the last snapshot stands until then.
         if !facts.listsComplete, facts.queuedUpdates > 0, var held = last {
@@ -74,17 +81,15 @@ struct SnapshotComposer: Sendable {
             held.fetchAgain = false
             return held
         }
-        let composed = composeNow(facts, latest)
+        let composed = composeNow(facts)
         last = composed
         return composed
     }
 
     /// A snapshot with no rows yet (`result` is `nil`, as before a first read) while a new
     /// cache's lists are read; the facts after it are laid anew.
-    private mutating func waitingForNewCache(_ facts: TableFacts, _ latest: RefreshReport) -> ComposedSnapshot
-    {
-        if latest.answer <= facts.answers { report = latest }
-        (fold, shown, lastRows, holding) = (nil, nil, nil, false)
+    private mutating func waitingForNewCache() -> ComposedSnapshot {
+        (fold, shown, lastRows) = (nil, nil, nil)
         let snapshot = QuerySnapshot(
             result: nil, isFromCache: true, fetchedAt: nil, hasPendingMutations: false,
             refresh: report.state)
@@ -93,35 +98,11 @@ struct SnapshotComposer: Sendable {
         return composed
     }
 
-    private mutating func composeNow(_ facts: TableFacts, _ latest: RefreshReport) -> ComposedSnapshot {
-        if latest.answer <= facts.answers { report = latest }
-        let entry = facts.lists[key]
-        let hold =
-            entry?.answer.map {
-                $0.refreshOf == refreshID && $0.serial > startAnswers && $0.serial > report.answer
-            }
-            ?? false
-        var rebuild =
+    private mutating func composeNow(_ facts: TableFacts) -> ComposedSnapshot {
+        let rebuild =
             fold == nil || facts.version != foldVersion || facts.owner != foldOwner
             || !facts.queued.extends(foldQueued)
-        // With nothing shown yet (the read's iteration started again), there are no old rows to
-        // hold up: the answer shows at once rather than the queued writes over no rows.
-        if !hold || last == nil, rebuild || holding {
-            shown = entry
-            rebuild = true
-        }
-        holding = hold
-        if hold, rebuild, var held = last {
-            // The facts changed under the list still shown while its answer waits for its
-            // report: they may have retired the replayed writes that list had not seen (the
-            // answer holds them). Laid again over the old rows they would vanish for a snapshot;
-            // the last rows stand instead, and the report's snapshot lays the answer anew.
-            fold = nil
-            held.snapshot.refresh = report.state
-            held.rows = .unchanged
-            held.fetchAgain = false
-            return held
-        }
+        if rebuild { shown = facts.lists[key] }
         let (result, rows) = lay(facts, rebuild: rebuild)
         let hasRows = shown != nil || !result.rows.isEmpty
         let answered = shown?.answer.map { $0.serial > startAnswers } ?? false
@@ -176,7 +157,6 @@ struct SnapshotComposer: Sendable {
         let result = made.gatherResult()
         marks.reset(queued, keepsTouched: made.laysUpdates) { made.holds(key: $0) }
         fold = made
-        foldIsNew = true
         lastRows = result.rows
         return (result, .unknown)
     }
@@ -195,14 +175,6 @@ struct SnapshotComposer: Sendable {
         refetchAskedAt = shown.list.fetchTick
         return true
     }
-}
-
-/// How the keys of a live read's rows changed (see `SnapshotComposer.takeListKeys()`).
-enum ListKeys: Sendable {
-    /// The keys of every row, with their positions.
-    case all([String: Int])
-    /// The keys that joined since last told.
-    case added([String])
 }
 
 /// A composed snapshot, how its rows compare with the previous composition's, and whether the

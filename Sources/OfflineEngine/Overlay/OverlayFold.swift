@@ -53,16 +53,8 @@ struct OverlayFold<Evaluator: RowFilterEvaluating> {
         return changed
     }
 
-    /// The keys of the rows the list holds now, by which a later INSERT finds the row it merges
-    /// into (`nil`: rows are found by scanning; see `OverlayWorkingList.listKeys`).
-    var listKeys: [String: Int]? { working.listKeys }
-
     /// Whether the list holds a row with index key `key` (see `OverlayKeys.indexKey(of:)`).
     func holds(key: String) -> Bool { working.holds(key: key) }
-
-    /// The keys that joined the list since it was made or last asked (see
-    /// `OverlayWorkingList.takeAddedKeys()`).
-    mutating func takeAddedKeys() -> [String]? { working.takeAddedKeys() }
 
     /// The rows as they stand, whether a queued write changed them, and whether the list must be
     /// fetched again.

@@ -44,8 +44,6 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     /// Set once two of the list's rows share a key (an upsert matched by other conflict columns
     /// took another row's key, say): from then on rows are found by scanning, not by the index.
     private var hasDuplicateKeys = false
-    /// Keys that joined `index` after `init`, oldest first, until taken (see `takeAddedKeys()`).
-    private var addedKeys: [String] = []
 
     /// The working state of `list`, with the rows of `otherLists` (of any table; only the
     /// list's own table is used) as rows an UPDATE can move in, the most recently fetched first.
@@ -133,22 +131,11 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     /// `OverlaySlots.gather()`).
     mutating func gatherRows() -> QueryRows { slots.gather() }
 
-    /// The keys of the list's rows (with their slots), or `nil` once two rows share a key and
-    /// rows are found by scanning instead.
-    var listKeys: [String: Int]? { hasDuplicateKeys ? nil : index }
-
     /// Whether the list holds a row with index key `key`: by the index, or by scanning once two
     /// rows share a key.
     func holds(key: String) -> Bool {
         guard hasDuplicateKeys else { return index[key] != nil }
         return slots.firstIndex { $0.flatMap(keys.indexKey(of:)) == key } != nil
-    }
-
-    /// The keys that joined the list since `init` or the last call (rows may have left since:
-    /// the keys are a superset of the list's new ones); `nil` once two rows share a key.
-    mutating func takeAddedKeys() -> [String]? {
-        defer { addedKeys = [] }
-        return hasDuplicateKeys ? nil : addedKeys
     }
 
     /// Whether a row a write would have moved in did not join, so the list must be fetched again.
@@ -333,7 +320,6 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
             if let newKey {
                 if let other = index[newKey], other != slot, slots[other] != nil { hasDuplicateKeys = true }
                 index[newKey] = slot
-                addedKeys.append(newKey)
                 outside[newKey] = nil
             }
         }
@@ -351,7 +337,6 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
         if let key {
             if let other = index[key], slots[other] != nil { hasDuplicateKeys = true }
             index[key] = slots.count - 1
-            addedKeys.append(key)
             outside[key] = nil
         }
     }
