@@ -4,19 +4,23 @@ enum QuerySpecCases {
     static let json = "application/json; charset=utf-8"
     static let allItems = (1...15).map { #"{"id":\#($0)}"# }.joined(separator: ",")
 
-    static let cases = listed + simplePkReads
+    static let cases = listed + rowReads
 
-    /// The rows of `simple_pk` the reads of ``simplePkReads`` answer.
+    /// Rows of `simple_pk`, `chores` and `no_pk` the reads of ``rowReads`` answer.
     static let xyyx = #"{"k":"xyyx","extra":"u"}"#
     static let xYYx = #"{"k":"xYYx","extra":"v"}"#
+    static let garbage = #"{"id":1,"name":"take out the garbage","done":true}"#
+    static let laundry = #"{"id":2,"name":"do the laundry","done":false}"#
+    static let dishes = #"{"id":3,"name":"wash the dishes","done":null}"#
+    static let noPk = (null: #"{"a":null,"b":null}"#, one: #"{"a":"1","b":"0"}"#, two: #"{"a":"2","b":"0"}"#)
 
-    /// The reads of `simple_pk` with pattern and other filters.
-    static let simplePkReads = simplePkReadRows.map { name, path, rows in
+    /// The reads answered by whole rows of `simple_pk`, `chores` or `no_pk`.
+    static let rowReads = rowReadRows.map { name, path, rows in
         FidelityCase.get(spec, name, path, json: "[" + rows.joined(separator: ",") + "]")
     }
 
-    /// Each read of ``simplePkReads``: the `it` text, the path, the rows answered.
-    static let simplePkReadRows: [(String, String, [String])] = [
+    /// Each read of ``rowReads``: the `it` text, the path, the rows answered.
+    static let rowReadRows: [(String, String, [String])] = [
         (
             "matches with more than one condition using not operator", "simple_pk?k=like.*yx&extra=not.eq.u",
             []
@@ -29,6 +33,16 @@ enum QuerySpecCases {
         ("matches with ~", "simple_pk?k=match.yx$", [xyyx]),
         ("matches with ~ using not operator", "simple_pk?k=not.match.yx$", [xYYx]),
         ("matches with ~*", "simple_pk?k=imatch.^xy&order=extra.asc", [xyyx, xYYx]),
+        ("matches not_null using is operator", "no_pk?a=is.not_null", [noPk.one, noPk.two]),
+        ("matches nulls in varchar and numeric fields alike", "no_pk?a=is.null", [noPk.null]),
+        ("not.is.not_null is equivalent to is.null", "no_pk?a=not.is.not_null", [noPk.null]),
+        ("matches with trilean values", "chores?done=is.true", [garbage]),
+        ("matches with trilean values (unknown)", "chores?done=is.unknown", [dishes]),
+        (
+            "matches with null and not_null values in upper or mixed case", "chores?done=is.NoT_NuLl",
+            [garbage, laundry]
+        ),
+        ("matches with trilean values in upper or mixed case", "chores?done=is.FAlSe", [laundry]),
     ]
 
     static let listed: [FidelityCase] = [
@@ -53,31 +67,8 @@ enum QuerySpecCases {
             spec, "matches nulls using not operator", "no_pk?a=not.is.null",
             json: #"[{"a":"1","b":"0"},{"a":"2","b":"0"}]"#, expect: ["Content-Type": json]),
         .get(
-            spec, "matches not_null using is operator", "no_pk?a=is.not_null",
-            json: #"[{"a":"1","b":"0"},{"a":"2","b":"0"}]"#),
-        .get(
-            spec, "matches nulls in varchar and numeric fields alike", "no_pk?a=is.null",
-            json: #"[{"a":null,"b":null}]"#),
-        .get(
-            spec, "not.is.not_null is equivalent to is.null", "no_pk?a=not.is.not_null",
-            json: #"[{"a":null,"b":null}]"#),
-        .get(
             spec, "not.is.not_null is equivalent to is.null (integer)", "nullable_integer?a=is.null",
             json: #"[{"a":null}]"#),
-        .get(
-            spec, "matches with trilean values", "chores?done=is.true",
-            json: #"[{"id":1,"name":"take out the garbage","done":true}]"#),
-        .get(
-            spec, "matches with trilean values (unknown)", "chores?done=is.unknown",
-            json: #"[{"id":3,"name":"wash the dishes","done":null}]"#),
-        .get(
-            spec, "matches with null and not_null values in upper or mixed case", "chores?done=is.NoT_NuLl",
-            json:
-                #"[{"id":1,"name":"take out the garbage","done":true},{"id":2,"name":"do the laundry","done":false}]"#
-        ),
-        .get(
-            spec, "matches with trilean values in upper or mixed case", "chores?done=is.FAlSe",
-            json: #"[{"id":2,"name":"do the laundry","done":false}]"#),
         .get(
             spec, "fails if 'is' used and there's no null or trilean value", "chores?done=is.nil", status: 400
         ),
