@@ -29,13 +29,8 @@ struct FilterDifferentialTests {
         let connection = try database.connect()
         try connection.execute("ALTER DATABASE \"\(database.name)\" SET TimeZone = 'Europe/Paris'")
         try connection.execute("SET TimeZone = 'Europe/Paris'")
-        let withCitext = (try? connection.execute("CREATE EXTENSION IF NOT EXISTS citext")) != nil
-        try connection.execute("CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy', 'Happy Days', 'OK')")
-        try connection.execute("CREATE TYPE pair AS (a int, b text)")
-
-        let columns = DifferentialColumns.all(withCitext: withCitext, random: &random)
-        let definitions = columns.map { "\"\($0.name)\" \($0.sqlType)" }.joined(separator: ", ")
-        try connection.execute("CREATE TABLE cases (id uuid PRIMARY KEY, \(definitions))")
+        let columns = try DifferentialColumns.createCasesTable(
+            on: connection, key: "id uuid PRIMARY KEY", random: &random)
         let names = columns.map { "\"\($0.name)\"" }.joined(separator: ", ")
         let placeholders = (1...columns.count + 1).map { "$\($0)" }.joined(separator: ", ")
         for _ in 0..<Self.rowCount {

@@ -25,10 +25,7 @@ struct GatewayAnswerShapeTests {
 
     @Test("an expectingRows() update that reaches no row is a conflict, sent at once and replayed")
     func countedUpdateReachingNoRowIsAConflict() async throws {
-        let database = try SupabaseDatabase()
-        try await LocalHTTPServer.serving(try database.gateway()) { local in
-            let client = try await gatewayClient(local)
-            try await client.signIn(SupabaseDatabase.session(Self.alice))
+        try await withSignedInGatewayClient { client, database, _ in
             try await client.from("tasks").insert(Self.task(1, "one")).execute()
             let refusal = await #expect(throws: PostgrestError.self) {
                 try await client.from("tasks").update(["done": true] as Row).eq("id", value: 9)
@@ -47,7 +44,6 @@ struct GatewayAnswerShapeTests {
             let rejected = try await first(of: client.rejectedMutations()) { !$0.isEmpty }
             #expect(rejected.map(\.error.code) == [RejectedMutation.conflictCode])
             #expect(try database.tasks() == [["1", "one", "true", Self.alice]])
-            await client.close()
         }
     }
 
@@ -55,8 +51,7 @@ struct GatewayAnswerShapeTests {
         "a minimal insert into an insert-only table (no read policy) is accepted at once and replayed, its row shown as written"
     )
     func insertOnlyTable() async throws {
-        let database = try SupabaseDatabase()
-        for statement in [
+        let schema = [
             """
             CREATE TABLE public.feedback (
                 id bigint PRIMARY KEY, body text NOT NULL, user_id uuid NOT NULL DEFAULT auth.uid())
@@ -65,12 +60,8 @@ struct GatewayAnswerShapeTests {
             "CREATE POLICY send_own ON public.feedback FOR INSERT WITH CHECK (auth.uid() = user_id)",
             // Supabase grants every table to its roles; row-level security decides. No read policy.
             "GRANT SELECT, INSERT ON public.feedback TO authenticated",
-        ] {
-            try database.admin.execute(statement)
-        }
-        try await LocalHTTPServer.serving(try database.gateway()) { local in
-            let client = try await gatewayClient(local)
-            try await client.signIn(SupabaseDatabase.session(Self.alice))
+        ]
+        try await withSignedInGatewayClient(database: schema) { client, database, _ in
             let list = client.from("feedback").select("id,body")
             _ = try await list.fetch()
             let sent = try await client.from("feedback").insert(["id": 1, "body": "great app"] as Row)
@@ -86,16 +77,12 @@ struct GatewayAnswerShapeTests {
             #expect(try await first(of: client.rejectedMutations()) { _ in true }.isEmpty)
             let held = try database.admin.execute("SELECT id::text, body FROM public.feedback ORDER BY id")
             #expect(held == [["1", "great app"], ["2", "offline"]])
-            await client.close()
         }
     }
 
     @Test("insert(…).select().single() and update(…).select().single() decode one row, online and queued")
     func singleObjectWrites() async throws {
-        let database = try SupabaseDatabase()
-        try await LocalHTTPServer.serving(try database.gateway()) { local in
-            let client = try await gatewayClient(local)
-            try await client.signIn(SupabaseDatabase.session(Self.alice))
+        try await withSignedInGatewayClient { client, database, _ in
             let inserted: Task = try await client.from("tasks").insert(Self.task(1, "online")).select(
                 "id,title,done"
             )
@@ -133,7 +120,6 @@ struct GatewayAnswerShapeTests {
                     .select("id,title,done").single().execute().value
             }
             #expect(none?.code == "PGRST116" && none?.status == 406)
-            await client.close()
         }
     }
 
@@ -141,10 +127,7 @@ struct GatewayAnswerShapeTests {
         "an upsert that only updates answers 200 and empty answers carry no Content-Type: both settle the write"
     )
     func upsertThatOnlyUpdates() async throws {
-        let database = try SupabaseDatabase()
-        try await LocalHTTPServer.serving(try database.gateway()) { local in
-            let client = try await gatewayClient(local)
-            try await client.signIn(SupabaseDatabase.session(Self.alice))
+        try await withSignedInGatewayClient { client, database, local in
             try await client.from("tasks").insert(Self.task(1, "first")).execute()
             let gateway = try database.gateway()
             var request = HTTPRequest(
@@ -171,19 +154,14 @@ struct GatewayAnswerShapeTests {
             _ = try await first(of: client.pendingMutationCount()) { $0 == 0 }
             #expect(try await first(of: client.rejectedMutations()) { _ in true }.isEmpty)
             #expect(try database.tasks().first == ["1", "merged queued", "false", Self.alice])
-            await client.close()
         }
     }
 
     @Test("a token naming a role that does not exist is 401: the write waits for a session, then replays")
     func unknownRoleWaitsForASession() async throws {
-        let database = try SupabaseDatabase()
-        try await LocalHTTPServer.serving(try database.gateway()) { local in
-            let client = try await gatewayClient(local)
-            let badRole = AuthSession(
-                accessToken: PostgresGateway.token(userID: Self.alice, role: "no_such_role"),
-                userID: Self.alice)
-            try await client.signIn(badRole)
+        let badRole = AuthSession(
+            accessToken: PostgresGateway.token(userID: Self.alice, role: "no_such_role"), userID: Self.alice)
+        try await withSignedInGatewayClient(session: badRole) { client, database, _ in
             let write = try await client.from("tasks").insert(Self.task(1, "waits")).execute()
             #expect(write.isQueued, "a 401 queues the write instead of refusing it")
             _ = try await first(of: client.session) {
@@ -195,7 +173,6 @@ struct GatewayAnswerShapeTests {
             try await client.signIn(SupabaseDatabase.session(Self.alice))
             _ = try await first(of: client.pendingMutationCount()) { $0 == 0 }
             #expect(try database.tasks().map { $0[1] } == ["waits"])
-            await client.close()
         }
     }
 }

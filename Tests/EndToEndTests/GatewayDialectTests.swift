@@ -10,6 +10,11 @@ struct GatewayDialectTests {
     static let alice = GatewayEndToEndTests.alice
     static let base = "http://127.0.0.1:1/rest/v1/"
 
+    /// The body of an insert of one task, `[{"id":…,"title":…,"user_id":…}]`.
+    private static func taskBody(_ id: Int, _ title: String, owner: String = alice) -> String {
+        #"[{"id":\#(id),"title":"\#(title)","user_id":"\#(owner)"}]"#
+    }
+
     private static func request(
         _ method: HTTPMethod, _ path: String, body: String? = nil, prefer: String? = nil,
         token: String? = PostgresGateway.token(userID: alice), headers extra: [String: String] = [:]
@@ -30,14 +35,14 @@ struct GatewayDialectTests {
     func errors() async throws {
         let database = try SupabaseDatabase()
         let gateway = try database.gateway()
-        let row = #"[{"id":1,"title":"a","user_id":"\#(Self.alice)"}]"#
+        let row = Self.taskBody(1, "a")
         #expect(try await gateway.send(Self.request(.post, "tasks", body: row)).status == 201)
         let duplicate = try await gateway.send(Self.request(.post, "tasks", body: row))
         #expect(duplicate.status == 409)
         let body = String(decoding: duplicate.body, as: UTF8.self)
         // With row-level security on, PostgreSQL leaves the key out of the detail, as on Supabase.
         #expect(body.contains(#""code":"23505""#) && body.contains("duplicate key"), "\(body)")
-        let other = #"[{"id":2,"title":"b","user_id":"\#(GatewayEndToEndTests.bob)"}]"#
+        let other = Self.taskBody(2, "b", owner: GatewayEndToEndTests.bob)
         #expect(try await gateway.send(Self.request(.post, "tasks", body: other)).status == 403)
         #expect(try await gateway.send(Self.request(.post, "tasks", body: other, token: nil)).status == 401)
         let badInput = try await gateway.send(Self.request(.get, "tasks?id=eq.abc"))
@@ -110,24 +115,23 @@ struct GatewayDialectTests {
     func upserts() async throws {
         let database = try SupabaseDatabase()
         let gateway = try database.gateway()
-        let first = #"[{"id":1,"title":"a","user_id":"\#(Self.alice)"}]"#
-        _ = try await gateway.send(Self.request(.post, "tasks", body: first))
+        _ = try await gateway.send(Self.request(.post, "tasks", body: Self.taskBody(1, "a")))
         let merged = try await gateway.send(
             Self.request(
                 .post, "tasks?select=id,title",
-                body: #"[{"id":1,"title":"merged","user_id":"\#(Self.alice)"}]"#,
+                body: Self.taskBody(1, "merged"),
                 prefer: "resolution=merge-duplicates,return=representation"))
         #expect(merged.status == 200, "a merge that inserted no row is 200 on PostgREST")
         #expect(String(decoding: merged.body, as: UTF8.self) == #"[{"id":1,"title":"merged"}]"#)
         _ = try await gateway.send(
             Self.request(
                 .post, "tasks?on_conflict=id",
-                body: #"[{"id":1,"title":"ignored","user_id":"\#(Self.alice)"}]"#,
+                body: Self.taskBody(1, "ignored"),
                 prefer: "resolution=ignore-duplicates"))
         let defaulted = try await gateway.send(
             Self.request(
                 .post, "tasks?columns=id,title,done,user_id",
-                body: #"[{"id":2,"title":"d","user_id":"\#(Self.alice)"}]"#,
+                body: Self.taskBody(2, "d"),
                 prefer: "missing=default,return=representation"))
         #expect(defaulted.status == 201)
         #expect(

@@ -15,21 +15,21 @@ struct GatewayEndToEndTests {
         ["id": .number(JSONNumber(id)), "title": .string(title), "user_id": .string(owner)]
     }
 
+    /// Takes `client` offline and queues an insert of each of `tasks`, in order.
+    private static func insertOffline(_ tasks: [Row], on client: OfflineClient) async throws {
+        await client.disableNetwork()
+        for task in tasks { _ = try await client.from("tasks").insert(task).execute() }
+    }
+
     @Test(
         "writes made offline show as pending; back online they replay in order, and the list equals the server's rows"
     )
     func offlineWritesReplay() async throws {
-        let database = try SupabaseDatabase()
-        try await LocalHTTPServer.serving(try database.gateway()) { local in
-            let client = try await gatewayClient(local)
-            try await client.signIn(SupabaseDatabase.session(Self.alice))
+        try await withSignedInGatewayClient { client, database, _ in
             let list = client.from("tasks").select("id,title,done").order("id")
             _ = try await list.fetch()
-            await client.disableNetwork()
-            for id in 1...3 {
-                _ = try await client.from("tasks").insert(Self.task(id, "task \(id)", owner: Self.alice))
-                    .execute()
-            }
+            try await Self.insertOffline(
+                (1...3).map { Self.task($0, "task \($0)", owner: Self.alice) }, on: client)
             _ = try await client.from("tasks").update(["done": true] as Row).eq("id", value: 2).execute()
             _ = try await client.from("tasks").delete().eq("id", value: 3).execute()
             let pending = try await firstSnapshot(of: list) { $0.result?.rows.count == 2 }
@@ -45,7 +45,6 @@ struct GatewayEndToEndTests {
             let fetched = try await list.fetch()
             #expect(fetched.rows.map { $0["id"] } == [1, 2])
             #expect(fetched.rows.map { $0["done"] } == [false, true])
-            await client.close()
         }
     }
 
@@ -53,13 +52,10 @@ struct GatewayEndToEndTests {
         "a write row-level security refuses lands in rejectedMutations() with 42501 and leaves the list; the write after it lands"
     )
     func rowSecurityRejects() async throws {
-        let database = try SupabaseDatabase()
-        try await LocalHTTPServer.serving(try database.gateway()) { local in
-            let client = try await gatewayClient(local)
-            try await client.signIn(SupabaseDatabase.session(Self.alice))
-            await client.disableNetwork()
-            _ = try await client.from("tasks").insert(Self.task(1, "for bob", owner: Self.bob)).execute()
-            _ = try await client.from("tasks").insert(Self.task(2, "mine", owner: Self.alice)).execute()
+        try await withSignedInGatewayClient { client, database, _ in
+            try await Self.insertOffline(
+                [Self.task(1, "for bob", owner: Self.bob), Self.task(2, "mine", owner: Self.alice)],
+                on: client)
             await client.enableNetwork()
             let rejected = try await first(of: client.rejectedMutations()) { !$0.isEmpty }
             _ = try await first(of: client.pendingMutationCount()) { $0 == 0 }
@@ -68,7 +64,6 @@ struct GatewayEndToEndTests {
             #expect(try database.tasks().map { $0[0] } == ["2"])
             let shown = try await firstSnapshot(of: client.from("tasks").select()) { !$0.hasPendingMutations }
             #expect(shown.result?.rows.map { $0["id"] } == [2])
-            await client.close()
         }
     }
 
@@ -76,12 +71,8 @@ struct GatewayEndToEndTests {
         "user A's queued writes are not shown to user B and never reach the server with B's token; they replay once A is back"
     )
     func writesStayWithTheirOwner() async throws {
-        let database = try SupabaseDatabase()
-        try await LocalHTTPServer.serving(try database.gateway()) { local in
-            let client = try await gatewayClient(local)
-            try await client.signIn(SupabaseDatabase.session(Self.alice))
-            await client.disableNetwork()
-            _ = try await client.from("tasks").insert(Self.task(1, "alice's", owner: Self.alice)).execute()
+        try await withSignedInGatewayClient { client, database, _ in
+            try await Self.insertOffline([Self.task(1, "alice's", owner: Self.alice)], on: client)
             try await client.signOut()
             try await client.signIn(SupabaseDatabase.session(Self.bob))
             _ = try await client.from("tasks").insert(Self.task(2, "bob's", owner: Self.bob)).execute()
@@ -99,7 +90,6 @@ struct GatewayEndToEndTests {
                 ])
             let rejected = try await first(of: client.rejectedMutations()) { _ in true }
             #expect(rejected.isEmpty)
-            await client.close()
         }
     }
 }

@@ -22,34 +22,26 @@ struct GatewayServerRowsTests {
         }
     }
 
-    private static func prepare(_ database: SupabaseDatabase) throws {
-        for statement in [
-            """
-            CREATE TABLE public.channels (
-                id uuid PRIMARY KEY DEFAULT gen_random_uuid(), name text NOT NULL,
-                created_at timestamptz NOT NULL DEFAULT now(), user_id uuid NOT NULL DEFAULT auth.uid())
-            """,
-            "ALTER TABLE public.channels ENABLE ROW LEVEL SECURITY",
-            "CREATE POLICY own_rows ON public.channels USING (auth.uid() = user_id) WITH CHECK (auth.uid() = user_id)",
-            "GRANT SELECT, INSERT, UPDATE, DELETE ON public.channels TO authenticated",
-            "CREATE TABLE public.events (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), kind text NOT NULL)",
-            "ALTER TABLE public.events ENABLE ROW LEVEL SECURITY",
-            "CREATE POLICY send_any ON public.events FOR INSERT WITH CHECK (true)",
-            "GRANT SELECT, INSERT ON public.events TO authenticated",
-        ] {
-            try database.admin.execute(statement)
-        }
-    }
+    private static let schema = [
+        """
+        CREATE TABLE public.channels (
+            id uuid PRIMARY KEY DEFAULT gen_random_uuid(), name text NOT NULL,
+            created_at timestamptz NOT NULL DEFAULT now(), user_id uuid NOT NULL DEFAULT auth.uid())
+        """,
+        "ALTER TABLE public.channels ENABLE ROW LEVEL SECURITY",
+        "CREATE POLICY own_rows ON public.channels USING (auth.uid() = user_id) WITH CHECK (auth.uid() = user_id)",
+        "GRANT SELECT, INSERT, UPDATE, DELETE ON public.channels TO authenticated",
+        "CREATE TABLE public.events (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), kind text NOT NULL)",
+        "ALTER TABLE public.events ENABLE ROW LEVEL SECURITY",
+        "CREATE POLICY send_any ON public.events FOR INSERT WITH CHECK (true)",
+        "GRANT SELECT, INSERT ON public.events TO authenticated",
+    ]
 
     @Test(
         "an online insert without select() lays the server's id and created_at into a cached list, which decodes online and offline; the app gets no rows"
     )
     func serverRowsLaid() async throws {
-        let database = try SupabaseDatabase()
-        try Self.prepare(database)
-        try await LocalHTTPServer.serving(try database.gateway()) { local in
-            let client = try await gatewayClient(local)
-            try await client.signIn(SupabaseDatabase.session(Self.alice))
+        try await withSignedInGatewayClient(database: Self.schema) { client, database, _ in
             let list = client.from("channels").select().order("name")
             _ = try await list.fetch()
             let sent = try await client.from("channels").insert(["name": "general"] as Row).execute()
@@ -62,7 +54,6 @@ struct GatewayServerRowsTests {
             await client.disableNetwork()
             let offline = try await firstSnapshot(of: list) { $0.refresh == .paused }
             #expect(try offline.result?.decode([Channel].self) == channels)
-            await client.close()
         }
     }
 
@@ -70,17 +61,12 @@ struct GatewayServerRowsTests {
         "a table without a read policy refuses to show the rows: the insert goes again as the app made it, accepted"
     )
     func insertOnlyFallsBack() async throws {
-        let database = try SupabaseDatabase()
-        try Self.prepare(database)
-        try await LocalHTTPServer.serving(try database.gateway()) { local in
-            let client = try await gatewayClient(local)
-            try await client.signIn(SupabaseDatabase.session(Self.alice))
+        try await withSignedInGatewayClient(database: Self.schema) { client, database, _ in
             _ = try await client.from("events").select().fetch()
             let sent = try await client.from("events").insert(["kind": "opened"] as Row).execute()
             #expect(!sent.isQueued)
             #expect(try database.admin.execute("SELECT kind FROM public.events") == [["opened"]])
             #expect(try await first(of: client.rejectedMutations()) { _ in true }.isEmpty)
-            await client.close()
         }
     }
 }

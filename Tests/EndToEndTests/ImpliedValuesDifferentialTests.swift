@@ -15,12 +15,8 @@ struct ImpliedValuesDifferentialTests {
         var random = SeededRandom(seed: 20_261_202)
         let database = try PostgresServer.shared().createDatabase(named: "implied")
         let connection = try database.connect()
-        let withCitext = (try? connection.execute("CREATE EXTENSION IF NOT EXISTS citext")) != nil
-        try connection.execute("CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy', 'Happy Days', 'OK')")
-        try connection.execute("CREATE TYPE pair AS (a int, b text)")
-        let columns = DifferentialColumns.all(withCitext: withCitext, random: &random)
-        let definitions = columns.map { "\"\($0.name)\" \($0.sqlType)" }.joined(separator: ", ")
-        try connection.execute("CREATE TABLE cases (n serial PRIMARY KEY, \(definitions))")
+        let columns = try DifferentialColumns.createCasesTable(
+            on: connection, key: "n serial PRIMARY KEY", random: &random)
         for column in columns {
             for text in column.pool + column.oddities + [nil] as [String?] {
                 // A value the type refuses is no row: skip it.
@@ -42,14 +38,7 @@ struct ImpliedValuesDifferentialTests {
                             cases += 1
                             guard implied.undecided([write], on: Row([:])).isEmpty else { continue }
                             decided += 1
-                            var sql = GatewaySQL()
-                            guard let listClause = try? sql.whereClause([list]),
-                                let writeClause = try? sql.whereClause([write]),
-                                let counted = try? connection.execute(
-                                    "SELECT count(*) FROM cases WHERE \(listClause) AND NOT coalesce(\(writeClause), false)",
-                                    sql.parameters)
-                            else { continue }
-                            if counted.first?.first != "0" {
+                            if Self.admitsARowItDoesNotDecide(list, write, on: connection) {
                                 unsound.append("\(column.label): \(list) / \(write)")
                             }
                         }
@@ -64,14 +53,9 @@ struct ImpliedValuesDifferentialTests {
                         continue
                     }
                     decided += 1
-                    var sql = GatewaySQL()
-                    guard let listClause = try? sql.whereClause([Self.is(column.name, word)]),
-                        let writeClause = try? sql.whereClause([Self.is(column.name, other)]),
-                        let counted = try? connection.execute(
-                            "SELECT count(*) FROM cases WHERE \(listClause) AND NOT coalesce(\(writeClause), false)",
-                            sql.parameters)
-                    else { continue }
-                    if counted.first?.first != "0" {
+                    if Self.admitsARowItDoesNotDecide(
+                        Self.is(column.name, word), Self.is(column.name, other), on: connection)
+                    {
                         unsound.append("\(column.label): is.\(word) / is.\(other)")
                     }
                 }
@@ -80,6 +64,21 @@ struct ImpliedValuesDifferentialTests {
         print("implied: \(cases) cases, \(decided) decided, \(unsound.count) unsound")
         #expect(decided > 0)
         #expect(unsound.isEmpty, "\(unsound.prefix(10))")
+    }
+
+    /// Whether PostgreSQL holds a row of `cases` that `list` admits and on which `write` is not
+    /// true; `false` when either cannot be said in SQL or PostgreSQL refuses the query.
+    private static func admitsARowItDoesNotDecide(
+        _ list: Filter, _ write: Filter, on connection: PostgresConnection
+    ) -> Bool {
+        var sql = GatewaySQL()
+        guard let listClause = try? sql.whereClause([list]),
+            let writeClause = try? sql.whereClause([write]),
+            let counted = try? connection.execute(
+                "SELECT count(*) FROM cases WHERE \(listClause) AND NOT coalesce(\(writeClause), false)",
+                sql.parameters)
+        else { return false }
+        return counted.first?.first != "0"
     }
 
     private static func eq(_ column: String, _ text: String) -> Filter {

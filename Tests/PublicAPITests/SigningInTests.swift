@@ -9,34 +9,34 @@ import Testing
 struct SigningInTests {
     @Test("the token provider's user is the client's; following authStateChanges signs out with the app")
     func bridge() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "signing-in-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let id = UUID()
-        let user = id.uuidString.lowercased()
-        let session = Session(
-            accessToken: unsignedJWT(user: user), refreshToken: "refresh",
-            expiresAt: Date().addingTimeInterval(3_600).timeIntervalSince1970, user: User(id: id))
-        let supabase = SupabaseStandIn(auth: AuthStandIn(session: session))
-        let server = RecordingTransport(wrapping: InMemoryPostgREST(tables: ["tasks": []]))
-        let client = try await signingInWithTokens(
-            projectURL: URL(string: "https://example.invalid")!, anonKey: "anon-key", appSupportURL: folder,
-            supabase: supabase, transport: server)
-        try await withTimeout(30) {
-            for try await state in client.session where state.userID == user { return }
-        }
-        try await client.from("tasks").insert(["id": 1] as Row).execute()
-        #expect(server.requests.last?.headers["Authorization"] == "Bearer " + session.accessToken)
-
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await signingInFollow(client, supabase: supabase) }
-            supabase.auth.change(.signedOut, to: nil)
+        try await withTemporaryFolder("signing-in") { folder in
+            let id = UUID()
+            let user = id.uuidString.lowercased()
+            let session = Session(
+                accessToken: unsignedJWT(user: user), refreshToken: "refresh",
+                expiresAt: Date().addingTimeInterval(3_600).timeIntervalSince1970, user: User(id: id))
+            let supabase = SupabaseStandIn(auth: AuthStandIn(session: session))
+            let server = RecordingTransport(wrapping: InMemoryPostgREST(tables: ["tasks": []]))
+            let client = try await signingInWithTokens(
+                projectURL: URL(string: "https://example.invalid")!, anonKey: "anon-key",
+                appSupportURL: folder,
+                supabase: supabase, transport: server)
             try await withTimeout(30) {
-                for try await state in client.session where state == .signedOut { return }
+                for try await state in client.session where state.userID == user { return }
             }
-            supabase.auth.finish()
-            try await group.waitForAll()
+            try await client.from("tasks").insert(["id": 1] as Row).execute()
+            #expect(server.requests.last?.headers["Authorization"] == "Bearer " + session.accessToken)
+
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await signingInFollow(client, supabase: supabase) }
+                supabase.auth.change(.signedOut, to: nil)
+                try await withTimeout(30) {
+                    for try await state in client.session where state == .signedOut { return }
+                }
+                supabase.auth.finish()
+                try await group.waitForAll()
+            }
+            await client.close()
         }
-        await client.close()
     }
 }

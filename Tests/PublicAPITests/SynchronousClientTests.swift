@@ -81,47 +81,47 @@ struct SynchronousClientTests {
 
     @Test("writes queued in an earlier run replay once open() opened the store, with no other call")
     func replayStartsOnOpen() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sync-client-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let server = InMemoryPostgREST(tables: ["tasks": []], primaryKeys: ["tasks": ["id"]])
-        let earlier = TasksModel(server: server, storage: .directory(folder))
-        await earlier.client.disableNetwork()
-        try await earlier.add(Task(id: UUID(), title: "Buy milk", done: false))
-        await earlier.client.close()
+        try await withTemporaryFolder("sync-client") { folder in
+            let server = InMemoryPostgREST(tables: ["tasks": []], primaryKeys: ["tasks": ["id"]])
+            let earlier = TasksModel(server: server, storage: .directory(folder))
+            await earlier.client.disableNetwork()
+            try await earlier.add(Task(id: UUID(), title: "Buy milk", done: false))
+            await earlier.client.close()
 
-        let relaunched = TasksModel(server: server, storage: .directory(folder))
-        try await relaunched.client.open()
-        try await withTimeout(30) {
-            while await server.rows(of: "tasks").isEmpty {
-                try await ContinuousClock().sleep(for: .milliseconds(5))
+            let relaunched = TasksModel(server: server, storage: .directory(folder))
+            try await relaunched.client.open()
+            try await withTimeout(30) {
+                while await server.rows(of: "tasks").isEmpty {
+                    try await ContinuousClock().sleep(for: .milliseconds(5))
+                }
             }
+            #expect(await server.rows(of: "tasks").count == 1)
+            await relaunched.client.close()
         }
-        #expect(await server.rows(of: "tasks").count == 1)
-        await relaunched.client.close()
     }
 
     @Test("close before anything opened the store: later calls and streams throw ClientError.closed")
     func closeBeforeOpen() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sync-client-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let model = TasksModel(server: InMemoryPostgREST(), storage: .directory(folder))
-        try await withTimeout(30) { await model.client.close() }
-        await #expect(throws: ClientError.closed) { try await model.client.open() }
-        await #expect(throws: ClientError.closed) { try await model.tasks() }
-        await #expect(throws: ClientError.closed) {
-            try await model.add(Task(id: UUID(), title: "x", done: false))
+        try await withTemporaryFolder("sync-client") { folder in
+            let model = TasksModel(server: InMemoryPostgREST(), storage: .directory(folder))
+            try await withTimeout(30) { await model.client.close() }
+            await #expect(throws: ClientError.closed) { try await model.client.open() }
+            await #expect(throws: ClientError.closed) { try await model.tasks() }
+            await #expect(throws: ClientError.closed) {
+                try await model.add(Task(id: UUID(), title: "x", done: false))
+            }
+            await #expect(throws: ClientError.closed) {
+                for try await _ in model.client.pendingMutationCount() {}
+            }
+            await #expect(throws: ClientError.closed) {
+                for try await _ in model.client.from("tasks").select().snapshots() {}
+            }
+            await #expect(throws: ClientError.closed) {
+                for try await _ in model.client.events {}
+            }
+            // The store was never opened: nothing was written to the folder.
+            #expect(!FileManager.default.fileExists(atPath: folder.path))
+            await model.client.close()
         }
-        await #expect(throws: ClientError.closed) {
-            for try await _ in model.client.pendingMutationCount() {}
-        }
-        await #expect(throws: ClientError.closed) {
-            for try await _ in model.client.from("tasks").select().snapshots() {}
-        }
-        await #expect(throws: ClientError.closed) {
-            for try await _ in model.client.events {}
-        }
-        // The store was never opened: nothing was written to the folder.
-        #expect(!FileManager.default.fileExists(atPath: folder.path))
-        await model.client.close()
     }
 }

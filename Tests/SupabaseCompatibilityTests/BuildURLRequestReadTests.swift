@@ -6,12 +6,95 @@ import Testing
 /// expected requests are those snapshots, as PostgREST reads them.
 @Suite("BuildURLRequestTests: reads")
 struct BuildURLRequestReadTests {
-    @Test("select-all-users-where-email-ends-with-supabase-co")
-    func likeSuffix() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().like("email", pattern: "%@supabase.co").execute()
+    static let plusInValue = "Cigányka-ér (0+400 cskm) vízrajzi állomás"
+
+    static let cases: [WireCase] =
+        [
+            .read(
+                "select-all-users-where-email-ends-with-supabase-co",
+                ["email": "like.%@supabase.co", "select": "*"]
+            ) {
+                $0.like("email", pattern: "%@supabase.co")
+            },
+            .read("test-in-filter", ["id": "in.(1,2,3)", "select": "*"], from: "todos") {
+                $0.in("id", values: [1, 2, 3])
+            },
+            WireCase(
+                "test-contains-filter-with-dictionary",
+                sends: ExpectedRequest(
+                    .get, "users", query: ["address": #"cs.{"postcode":90210}"#, "select": "name"])
+            ) {
+                try await $0.from("users").select("name").contains(
+                    "address", value: ["postcode": 90210] as JSONValue
+                )
+                .execute()
+            },
+            .read("test-contains-filter-with-array", ["name": "cs.{is:online,faction:red}", "select": "*"]) {
+                $0.contains("name", value: ["is:online", "faction:red"])
+            },
+            WireCase(
+                "test-or-filter-with-referenced-table",
+                sends: ExpectedRequest(
+                    .get, "users",
+                    query: ["messages.or": "(public.eq.true,recipient_id.eq.1)", "select": "*,messages(*)"])
+            ) {
+                try await $0.from("users").select("*, messages(*)")
+                    .or("public.eq.true,recipient_id.eq.1", referencedTable: "messages").execute()
+            },
+            // supabase-swift sends this `+` raw, which PostgREST reads as a space; we send `%2B`.
+            .read("query-with-character", ["id": "eq." + plusInValue, "select": "*"]) {
+                $0.eq("id", value: plusInValue)
+            },
+            // supabase-swift sends the offset's `+` raw (read as a space by PostgREST); we send `%2B`.
+            .read(
+                "query-with-timestamptz",
+                [
+                    "order": "received_at.asc.nullslast",
+                    "received_at": "gt.2023-03-23T15:50:30.511743+00:00",
+                    "select": "*",
+                ],
+                from: "tasks"
+            ) {
+                $0.gt("received_at", value: "2023-03-23T15:50:30.511743+00:00").order("received_at")
+            },
+            WireCase(
+                "query-non-default-schema",
+                sends: ExpectedRequest(.get, "objects", query: ["select": "*"], acceptProfile: "storage")
+            ) {
+                try await $0.schema("storage").from("objects").select().execute()
+            },
+            // supabase-swift writes `is.NULL`; PostgREST reads an `is` value in any case.
+            .read("query-if-nil-value", ["email": "is.null", "select": "*"]) { $0.is("email", value: nil) },
+            .read("containedBy-using-array", ["id": "cd.{a,b,c}", "select": "*"]) {
+                $0.containedBy("id", value: ["a", "b", "c"])
+            },
+            .read("containedBy-using-range", ["age": "cd.[10,20]", "select": "*"]) {
+                $0.containedBy("age", value: "[10,20]")
+            },
+            .read("containedBy-using-json", ["select": "*", "userMetadata": #"cd.{"age":18}"#]) {
+                $0.containedBy("userMetadata", value: ["age": 18] as JSONValue)
+            },
+            // supabase-swift sends the leading `+` raw, which PostgREST reads as a space; we send `%2B`.
+            .read("filter-starting-with-non-alphanumeric", ["select": "*", "to": "eq.+16505555555"]) {
+                $0.eq("to", value: "+16505555555")
+            },
+            .read("filter-using-Date", ["created_at": "gt.1970-01-01T00:00:00.000Z", "select": "*"]) {
+                $0.gt("created_at", value: Date(timeIntervalSince1970: 0))
+            },
+        ]
+
+    /// likeAllOf, likeAnyOf, iLikeAllOf and iLikeAnyOf, each named after its snapshot.
+    static let patternListCases = PatternList.allCases.map { list in
+        WireCase.read(
+            list.rawValue, ["email": list.sentOperator + ".{%@supabase.io,%@supabase.com}", "select": "*"]
+        ) {
+            list.apply(to: $0, "email", patterns: ["%@supabase.io", "%@supabase.com"])
         }
-        try ExpectedRequest(.get, "users", query: ["email": "like.%@supabase.co", "select": "*"]).verify(sent)
+    }
+
+    @Test("sends the request supabase-swift's snapshot shows", arguments: cases + patternListCases)
+    func request(_ wireCase: WireCase) async throws {
+        try await wireCase.verify()
     }
 
     @Test("test-all-filters-and-count")
@@ -29,183 +112,5 @@ struct BuildURLRequestReadTests {
         var expected = ExpectedRequest(.get, "todos", query: ["select": "*"])
         expected.query += operators.map { QueryPair(name: "column", value: $0 + ".Some value") }
         try expected.verify(sent)
-    }
-
-    @Test("test-in-filter")
-    func inList() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("todos").select().in("id", values: [1, 2, 3]).execute()
-        }
-        try ExpectedRequest(.get, "todos", query: ["id": "in.(1,2,3)", "select": "*"]).verify(sent)
-    }
-
-    @Test("test-contains-filter-with-dictionary")
-    func containsObject() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select("name").contains(
-                "address", value: ["postcode": 90210] as JSONValue
-            )
-            .execute()
-        }
-        try ExpectedRequest(.get, "users", query: ["address": #"cs.{"postcode":90210}"#, "select": "name"])
-            .verify(sent)
-    }
-
-    @Test("test-contains-filter-with-array")
-    func containsArray() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().contains("name", value: ["is:online", "faction:red"])
-                .execute()
-        }
-        try ExpectedRequest(.get, "users", query: ["name": "cs.{is:online,faction:red}", "select": "*"])
-            .verify(sent)
-    }
-
-    @Test("test-or-filter-with-referenced-table")
-    func orOnEmbeddedTable() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select("*, messages(*)")
-                .or("public.eq.true,recipient_id.eq.1", referencedTable: "messages").execute()
-        }
-        let query: KeyValuePairs = [
-            "messages.or": "(public.eq.true,recipient_id.eq.1)", "select": "*,messages(*)",
-        ]
-        try ExpectedRequest(.get, "users", query: query).verify(sent)
-    }
-
-    @Test("query-with-character")
-    func plusInValue() async throws {
-        let value = "Cigányka-ér (0+400 cskm) vízrajzi állomás"
-        let sent = try await Wire.request {
-            try await $0.from("users").select().eq("id", value: value).execute()
-        }
-        // supabase-swift sends this `+` raw, which PostgREST reads as a space; we send `%2B`.
-        try ExpectedRequest(.get, "users", query: ["id": "eq." + value, "select": "*"]).verify(sent)
-    }
-
-    @Test("query-with-timestamptz")
-    func timestampWithOffset() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("tasks").select().gt("received_at", value: "2023-03-23T15:50:30.511743+00:00")
-                .order("received_at").execute()
-        }
-        // supabase-swift sends the offset's `+` raw (read as a space by PostgREST); we send `%2B`.
-        let query: KeyValuePairs = [
-            "order": "received_at.asc.nullslast", "received_at": "gt.2023-03-23T15:50:30.511743+00:00",
-            "select": "*",
-        ]
-        try ExpectedRequest(.get, "tasks", query: query).verify(sent)
-    }
-
-    @Test("query-non-default-schema")
-    func otherSchema() async throws {
-        let sent = try await Wire.request {
-            try await $0.schema("storage").from("objects").select().execute()
-        }
-        try ExpectedRequest(.get, "objects", query: ["select": "*"], acceptProfile: "storage").verify(sent)
-    }
-
-    @Test("query-if-nil-value")
-    func isNull() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().is("email", value: nil).execute()
-        }
-        // supabase-swift writes `is.NULL`; PostgREST reads an `is` value in any case.
-        try ExpectedRequest(.get, "users", query: ["email": "is.null", "select": "*"]).verify(sent)
-    }
-
-    @Test("likeAllOf")
-    func likeAll() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().likeAllOf(
-                "email", patterns: ["%@supabase.io", "%@supabase.com"]
-            )
-            .execute()
-        }
-        let query: KeyValuePairs = ["email": "like(all).{%@supabase.io,%@supabase.com}", "select": "*"]
-        try ExpectedRequest(.get, "users", query: query).verify(sent)
-    }
-
-    @Test("likeAnyOf")
-    func likeAny() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().likeAnyOf(
-                "email", patterns: ["%@supabase.io", "%@supabase.com"]
-            )
-            .execute()
-        }
-        let query: KeyValuePairs = ["email": "like(any).{%@supabase.io,%@supabase.com}", "select": "*"]
-        try ExpectedRequest(.get, "users", query: query).verify(sent)
-    }
-
-    @Test("iLikeAllOf")
-    func iLikeAll() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().iLikeAllOf(
-                "email", patterns: ["%@supabase.io", "%@supabase.com"]
-            )
-            .execute()
-        }
-        let query: KeyValuePairs = ["email": "ilike(all).{%@supabase.io,%@supabase.com}", "select": "*"]
-        try ExpectedRequest(.get, "users", query: query).verify(sent)
-    }
-
-    @Test("iLikeAnyOf")
-    func iLikeAny() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().iLikeAnyOf(
-                "email", patterns: ["%@supabase.io", "%@supabase.com"]
-            )
-            .execute()
-        }
-        let query: KeyValuePairs = ["email": "ilike(any).{%@supabase.io,%@supabase.com}", "select": "*"]
-        try ExpectedRequest(.get, "users", query: query).verify(sent)
-    }
-
-    @Test("containedBy-using-array")
-    func containedByArray() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().containedBy("id", value: ["a", "b", "c"]).execute()
-        }
-        try ExpectedRequest(.get, "users", query: ["id": "cd.{a,b,c}", "select": "*"]).verify(sent)
-    }
-
-    @Test("containedBy-using-range")
-    func containedByRange() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().containedBy("age", value: "[10,20]").execute()
-        }
-        try ExpectedRequest(.get, "users", query: ["age": "cd.[10,20]", "select": "*"]).verify(sent)
-    }
-
-    @Test("containedBy-using-json")
-    func containedByObject() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().containedBy("userMetadata", value: ["age": 18] as JSONValue)
-                .execute()
-        }
-        try ExpectedRequest(.get, "users", query: ["select": "*", "userMetadata": #"cd.{"age":18}"#]).verify(
-            sent)
-    }
-
-    @Test("filter-starting-with-non-alphanumeric")
-    func leadingPlus() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().eq("to", value: "+16505555555").execute()
-        }
-        // supabase-swift sends the leading `+` raw, which PostgREST reads as a space; we send `%2B`.
-        try ExpectedRequest(.get, "users", query: ["select": "*", "to": "eq.+16505555555"]).verify(sent)
-    }
-
-    @Test("filter-using-Date")
-    func dateValue() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().gt("created_at", value: Date(timeIntervalSince1970: 0))
-                .execute()
-        }
-        try ExpectedRequest(
-            .get, "users", query: ["created_at": "gt.1970-01-01T00:00:00.000Z", "select": "*"]
-        )
-        .verify(sent)
     }
 }

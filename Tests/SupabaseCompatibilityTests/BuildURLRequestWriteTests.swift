@@ -24,107 +24,74 @@ struct BuildURLRequestWriteTests {
     static let twoUsersJSON =
         #"[{"email":"johndoe@supabase.io"},{"email":"johndoe2@supabase.io","username":"johndoe2"}]"#
 
-    @Test("insert-new-user")
-    func insertOne() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").insert(RequestUser(email: "johndoe@supabase.io")).execute()
-        }
-        let expected = ExpectedRequest(
-            .post, "users", prefer: ["return=minimal"], body: #"[{"email":"johndoe@supabase.io"}]"#)
-        try expected.verify(sent)
-    }
+    static let johnDoe = RequestUser(email: "johndoe@supabase.io")
+    static let johnDoeJSON = #"[{"email":"johndoe@supabase.io"}]"#
+    static let merging: Set = ["resolution=merge-duplicates", "return=representation"]
 
-    @Test("bulk-insert-users")
-    func insertMany() async throws {
-        let sent = try await Wire.request { try await $0.from("users").insert(Self.twoUsers).execute() }
-        let expected = ExpectedRequest(
-            .post, "users", query: ["columns": #""email","username""#], prefer: ["return=minimal"],
-            body: Self.twoUsersJSON)
-        try expected.verify(sent)
-    }
-
-    @Test("call-rpc")
-    func callWithParameters() async throws {
-        let sent = try await Wire.request { try await $0.rpc("test_fcn", params: ["KEY": "VALUE"]).execute() }
-        try ExpectedRequest(.post, "rpc/test_fcn", body: #"{"KEY":"VALUE"}"#).verify(sent)
-    }
-
-    @Test("call-rpc-without-parameter")
-    func callWithoutParameters() async throws {
-        let sent = try await Wire.request { try await $0.rpc("test_fcn").execute() }
+    static let cases: [WireCase] = [
+        WireCase(
+            "insert-new-user",
+            sends: ExpectedRequest(.post, "users", prefer: ["return=minimal"], body: johnDoeJSON)
+        ) {
+            try await $0.from("users").insert(johnDoe).execute()
+        },
+        WireCase(
+            "bulk-insert-users",
+            sends: ExpectedRequest(
+                .post, "users", query: ["columns": #""email","username""#], prefer: ["return=minimal"],
+                body: twoUsersJSON)
+        ) { try await $0.from("users").insert(twoUsers).execute() },
+        WireCase("call-rpc", sends: ExpectedRequest(.post, "rpc/test_fcn", body: #"{"KEY":"VALUE"}"#)) {
+            try await $0.rpc("test_fcn", params: ["KEY": "VALUE"]).execute()
+        },
         // supabase-swift sends no body; we send `{}`, the same no arguments to PostgREST.
-        try ExpectedRequest(.post, "rpc/test_fcn", body: "{}").verify(sent)
-    }
-
-    @Test("test-upsert-not-ignoring-duplicates")
-    func upsertMerging() async throws {
-        // supabase-swift's upsert asks for the rows by default; ours must be told. Asked, we
-        // also send `select=*`, which is what PostgREST returns anyway.
-        let sent = try await Wire.request {
-            try await $0.from("users").upsert(
-                RequestUser(email: "johndoe@supabase.io"), returning: .representation
-            )
-            .execute()
-        }
-        let expected = ExpectedRequest(
-            .post, "users", query: ["select": "*"],
-            prefer: ["resolution=merge-duplicates", "return=representation"],
-            body: #"[{"email":"johndoe@supabase.io"}]"#)
-        try expected.verify(sent)
-    }
-
-    @Test("bulk-upsert")
-    func upsertMany() async throws {
+        WireCase("call-rpc-without-parameter", sends: ExpectedRequest(.post, "rpc/test_fcn", body: "{}")) {
+            try await $0.rpc("test_fcn").execute()
+        },
+        // supabase-swift's upsert asks for the rows by default; ours must be told. Asked, we also
+        // send `select=*`, which is what PostgREST returns anyway.
+        WireCase(
+            "test-upsert-not-ignoring-duplicates",
+            sends: ExpectedRequest(.post, "users", query: ["select": "*"], prefer: merging, body: johnDoeJSON)
+        ) { try await $0.from("users").upsert(johnDoe, returning: .representation).execute() },
         // As in test-upsert-not-ignoring-duplicates: rows asked for explicitly, with `select=*`.
-        let sent = try await Wire.request {
-            try await $0.from("users").upsert(Self.twoUsers, returning: .representation).execute()
-        }
-        let expected = ExpectedRequest(
-            .post, "users", query: ["columns": #""email","username""#, "select": "*"],
-            prefer: ["resolution=merge-duplicates", "return=representation"], body: Self.twoUsersJSON)
-        try expected.verify(sent)
-    }
-
-    @Test("select-after-bulk-upsert")
-    func upsertManyThenSelect() async throws {
-        let users = [RequestUser(email: "johndoe@supabase.io"), RequestUser(email: "johndoe2@supabase.io")]
-        let sent = try await Wire.request {
-            try await $0.from("users").upsert(users, onConflict: "username").select().execute()
-        }
-        let expected = ExpectedRequest(
-            .post, "users", query: ["columns": #""email""#, "on_conflict": "username", "select": "*"],
-            prefer: ["resolution=merge-duplicates", "return=representation"],
-            body: #"[{"email":"johndoe@supabase.io"},{"email":"johndoe2@supabase.io"}]"#)
-        try expected.verify(sent)
-    }
-
-    @Test("test-upsert-ignoring-duplicates")
-    func upsertIgnoring() async throws {
+        WireCase(
+            "bulk-upsert",
+            sends: ExpectedRequest(
+                .post, "users", query: ["columns": #""email","username""#, "select": "*"], prefer: merging,
+                body: twoUsersJSON)
+        ) { try await $0.from("users").upsert(twoUsers, returning: .representation).execute() },
+        WireCase(
+            "select-after-bulk-upsert",
+            sends: ExpectedRequest(
+                .post, "users", query: ["columns": #""email""#, "on_conflict": "username", "select": "*"],
+                prefer: merging, body: #"[{"email":"johndoe@supabase.io"},{"email":"johndoe2@supabase.io"}]"#)
+        ) {
+            let users = [
+                RequestUser(email: "johndoe@supabase.io"), RequestUser(email: "johndoe2@supabase.io"),
+            ]
+            _ = try await $0.from("users").upsert(users, onConflict: "username").select().execute()
+        },
         // As in test-upsert-not-ignoring-duplicates: rows asked for explicitly, with `select=*`.
-        let sent = try await Wire.request {
-            try await $0.from("users")
-                .upsert(
-                    RequestUser(email: "johndoe@supabase.io"), returning: .representation,
-                    ignoreDuplicates: true
-                )
+        WireCase(
+            "test-upsert-ignoring-duplicates",
+            sends: ExpectedRequest(
+                .post, "users", query: ["select": "*"],
+                prefer: ["resolution=ignore-duplicates", "return=representation"], body: johnDoeJSON)
+        ) {
+            try await $0.from("users").upsert(johnDoe, returning: .representation, ignoreDuplicates: true)
                 .execute()
-        }
-        let expected = ExpectedRequest(
-            .post, "users", query: ["select": "*"],
-            prefer: ["resolution=ignore-duplicates", "return=representation"],
-            body: #"[{"email":"johndoe@supabase.io"}]"#)
-        try expected.verify(sent)
-    }
+        },
+        WireCase(
+            "select-after-an-insert",
+            sends: ExpectedRequest(
+                .post, "users", query: ["select": "id,email"], prefer: ["return=representation"],
+                body: johnDoeJSON)
+        ) { try await $0.from("users").insert(johnDoe).select("id,email").execute() },
+    ]
 
-    @Test("select-after-an-insert")
-    func insertThenSelect() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").insert(RequestUser(email: "johndoe@supabase.io")).select("id,email")
-                .execute()
-        }
-        let expected = ExpectedRequest(
-            .post, "users", query: ["select": "id,email"], prefer: ["return=representation"],
-            body: #"[{"email":"johndoe@supabase.io"}]"#)
-        try expected.verify(sent)
+    @Test("sends the request supabase-swift's snapshot shows", arguments: cases)
+    func request(_ wireCase: WireCase) async throws {
+        try await wireCase.verify()
     }
 }

@@ -6,119 +6,59 @@ import Testing
 /// text search, each named after its test function.
 @Suite("PostgrestFilterBuilderTests: collections and text search")
 struct FilterBuilderCollectionTests {
-    @Test("containsFilter")
-    func containsObject() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().contains("address", value: ["postcode": 90210] as JSONValue)
-                .execute()
-        }
-        try ExpectedRequest(.get, "users", query: ["address": #"cs.{"postcode":90210}"#, "select": "*"])
-            .verify(sent)
-    }
-
-    @Test("textSearchFilter")
-    func textSearchWithConfig() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().textSearch(
-                "description", query: "programmer", config: "english"
-            )
-            .execute()
-        }
-        try ExpectedRequest(.get, "users", query: ["description": "fts(english).programmer", "select": "*"])
-            .verify(sent)
-    }
-
-    @Test("ftsFilter")
-    func textSearchPlain() async throws {
-        // No named `fts(_:query:)` here: `textSearch` without a type is `fts`.
-        let sent = try await Wire.request {
-            try await $0.from("users").select().textSearch("description", query: "programmer").execute()
-        }
-        try ExpectedRequest(.get, "users", query: ["description": "fts.programmer", "select": "*"]).verify(
-            sent)
-    }
-
-    @Test("containedByFilter")
-    func containedByArray() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().containedBy("roles", value: ["admin", "user"]).execute()
-        }
-        try ExpectedRequest(.get, "users", query: ["roles": "cd.{admin,user}", "select": "*"]).verify(sent)
-    }
-
-    @Test("rangeFilters")
-    func ranges() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select()
-                .rangeLt("age_range", range: "[18,25)")
-                .rangeGt("other_range", range: "[25,35)")
-                .rangeGte("third_range", range: "[35,45)")
-                .rangeLte("fourth_range", range: "[45,55)")
-                .rangeAdjacent("fifth_range", range: "[55,65)")
-                .execute()
-        }
-        let query: KeyValuePairs = [
-            "age_range": "sl.[18,25)", "fifth_range": "adj.[55,65)", "fourth_range": "nxr.[45,55)",
-            "other_range": "sr.[25,35)", "select": "*", "third_range": "nxl.[35,45)",
+    static let cases: [WireCase] =
+        [
+            .read("containsFilter", ["address": #"cs.{"postcode":90210}"#, "select": "*"]) {
+                $0.contains("address", value: ["postcode": 90210] as JSONValue)
+            },
+            .read("textSearchFilter", ["description": "fts(english).programmer", "select": "*"]) {
+                $0.textSearch("description", query: "programmer", config: "english")
+            },
+            // No named `fts(_:query:)` here: `textSearch` without a type is `fts`.
+            .read("ftsFilter", ["description": "fts.programmer", "select": "*"]) {
+                $0.textSearch("description", query: "programmer")
+            },
+            .read("containedByFilter", ["roles": "cd.{admin,user}", "select": "*"]) {
+                $0.containedBy("roles", value: ["admin", "user"])
+            },
+            .read(
+                "rangeFilters",
+                [
+                    "age_range": "sl.[18,25)", "fifth_range": "adj.[55,65)", "fourth_range": "nxr.[45,55)",
+                    "other_range": "sr.[25,35)", "select": "*", "third_range": "nxl.[35,45)",
+                ]
+            ) {
+                $0.rangeLt("age_range", range: "[18,25)")
+                    .rangeGt("other_range", range: "[25,35)")
+                    .rangeGte("third_range", range: "[35,45)")
+                    .rangeLte("fourth_range", range: "[45,55)")
+                    .rangeAdjacent("fifth_range", range: "[55,65)")
+            },
+            .read("overlapsFilter", ["schedule": "ov.{9:00,17:00}", "select": "*"]) {
+                $0.overlaps("schedule", value: ["9:00", "17:00"])
+            },
+            .read(
+                "likeAnyOf quotes patterns with reserved characters (supabase-swift's array-literal quoting)",
+                ["name": #"like(any).{"%Smith, John%","NULL","a\"b"," x"}"#, "select": "*"]
+            ) {
+                $0.likeAnyOf("name", patterns: ["%Smith, John%", "NULL", #"a"b"#, " x"])
+            },
         ]
-        try ExpectedRequest(.get, "users", query: query).verify(sent)
+
+    /// likeAllOfFilter, likeAnyOfFilter, iLikeAllOfFilter and iLikeAnyOfFilter: the `ilike` ones
+    /// over upper-case patterns.
+    static let patternListCases = PatternList.allCases.map { list in
+        let patterns = list.ignoresCase ? ["%TEST%", "%USER%"] : ["%test%", "%user%"]
+        let sent = list.ignoresCase ? "{%TEST%,%USER%}" : "{%test%,%user%}"
+        return WireCase.read(
+            list.rawValue + "Filter", ["name": list.sentOperator + "." + sent, "select": "*"]
+        ) {
+            list.apply(to: $0, "name", patterns: patterns)
+        }
     }
 
-    @Test("overlapsFilter")
-    func overlapsArray() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().overlaps("schedule", value: ["9:00", "17:00"]).execute()
-        }
-        try ExpectedRequest(.get, "users", query: ["schedule": "ov.{9:00,17:00}", "select": "*"]).verify(sent)
-    }
-
-    @Test("likeAnyOf quotes patterns with reserved characters (supabase-swift's array-literal quoting)")
-    func likeAnyQuoted() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().likeAnyOf(
-                "name", patterns: ["%Smith, John%", "NULL", #"a"b"#, " x"]
-            )
-            .execute()
-        }
-        let query: KeyValuePairs = [
-            "name": #"like(any).{"%Smith, John%","NULL","a\"b"," x"}"#, "select": "*",
-        ]
-        try ExpectedRequest(.get, "users", query: query).verify(sent)
-    }
-
-    @Test("likeAllOfFilter")
-    func likeAll() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().likeAllOf("name", patterns: ["%test%", "%user%"]).execute()
-        }
-        try ExpectedRequest(.get, "users", query: ["name": "like(all).{%test%,%user%}", "select": "*"])
-            .verify(sent)
-    }
-
-    @Test("likeAnyOfFilter")
-    func likeAny() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().likeAnyOf("name", patterns: ["%test%", "%user%"]).execute()
-        }
-        try ExpectedRequest(.get, "users", query: ["name": "like(any).{%test%,%user%}", "select": "*"])
-            .verify(sent)
-    }
-
-    @Test("iLikeAllOfFilter")
-    func iLikeAll() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().iLikeAllOf("name", patterns: ["%TEST%", "%USER%"]).execute()
-        }
-        try ExpectedRequest(.get, "users", query: ["name": "ilike(all).{%TEST%,%USER%}", "select": "*"])
-            .verify(sent)
-    }
-
-    @Test("iLikeAnyOfFilter")
-    func iLikeAny() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().iLikeAnyOf("name", patterns: ["%TEST%", "%USER%"]).execute()
-        }
-        try ExpectedRequest(.get, "users", query: ["name": "ilike(any).{%TEST%,%USER%}", "select": "*"])
-            .verify(sent)
+    @Test("sends the request supabase-swift's case expects", arguments: cases + patternListCases)
+    func request(_ wireCase: WireCase) async throws {
+        try await wireCase.verify()
     }
 }

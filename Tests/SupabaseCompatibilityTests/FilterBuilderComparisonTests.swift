@@ -7,173 +7,69 @@ import Testing
 /// here does.
 @Suite("PostgrestFilterBuilderTests: comparisons")
 struct FilterBuilderComparisonTests {
-    @Test("notFilter")
-    func notEqual() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().not("status", operator: .eq, value: "OFFLINE").execute()
-        }
-        try ExpectedRequest(.get, "users", query: ["select": "*", "status": "not.eq.OFFLINE"]).verify(sent)
-    }
-
-    @Test("orFilter")
-    func orTree() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().or("status.eq.OFFLINE,username.eq.test").execute()
-        }
-        let query: KeyValuePairs = ["or": "(status.eq.OFFLINE,username.eq.test)", "select": "*"]
-        try ExpectedRequest(.get, "users", query: query).verify(sent)
-    }
-
-    @Test("orFilterWithReferencedTable")
-    func orTreeOnEmbeddedTable() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select()
-                .or("public.eq.true,recipient_id.eq.1", referencedTable: "messages").execute()
-        }
-        let query: KeyValuePairs = ["messages.or": "(public.eq.true,recipient_id.eq.1)", "select": "*"]
-        try ExpectedRequest(.get, "users", query: query).verify(sent)
-    }
-
-    @Test("multipleFilters")
-    func twoFilters() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().gte("age", value: 18).eq("status", value: "active").execute()
-        }
-        try ExpectedRequest(.get, "users", query: ["age": "gte.18", "select": "*", "status": "eq.active"])
-            .verify(sent)
-    }
-
-    @Test("likeFilter")
-    func like() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().like("email", pattern: "%@example.com").execute()
-        }
-        try ExpectedRequest(.get, "users", query: ["email": "like.%@example.com", "select": "*"]).verify(sent)
-    }
-
-    @Test("iLikeFilter")
-    func ilike() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().ilike("email", pattern: "%@EXAMPLE.COM").execute()
-        }
-        try ExpectedRequest(.get, "users", query: ["email": "ilike.%@EXAMPLE.COM", "select": "*"]).verify(
-            sent)
-    }
-
-    @Test("isFilter")
-    func isNull() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().is("deleted_at", value: nil).execute()
-        }
+    static let cases: [WireCase] = [
+        .read("notFilter", ["select": "*", "status": "not.eq.OFFLINE"]) {
+            $0.not("status", operator: .eq, value: "OFFLINE")
+        },
+        .read("orFilter", ["or": "(status.eq.OFFLINE,username.eq.test)", "select": "*"]) {
+            $0.or("status.eq.OFFLINE,username.eq.test")
+        },
+        .read(
+            "orFilterWithReferencedTable",
+            ["messages.or": "(public.eq.true,recipient_id.eq.1)", "select": "*"]
+        ) {
+            $0.or("public.eq.true,recipient_id.eq.1", referencedTable: "messages")
+        },
+        .read("multipleFilters", ["age": "gte.18", "select": "*", "status": "eq.active"]) {
+            $0.gte("age", value: 18).eq("status", value: "active")
+        },
+        .read("likeFilter", ["email": "like.%@example.com", "select": "*"]) {
+            $0.like("email", pattern: "%@example.com")
+        },
+        .read("iLikeFilter", ["email": "ilike.%@EXAMPLE.COM", "select": "*"]) {
+            $0.ilike("email", pattern: "%@EXAMPLE.COM")
+        },
         // supabase-swift writes `is.NULL`; PostgREST reads an `is` value in any case.
-        try ExpectedRequest(.get, "users", query: ["deleted_at": "is.null", "select": "*"]).verify(sent)
-    }
-
-    @Test("inFilter")
-    func inList() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().in("status", values: ["active", "pending"]).execute()
-        }
-        try ExpectedRequest(.get, "users", query: ["select": "*", "status": "in.(active,pending)"]).verify(
-            sent)
-    }
-
-    @Test("notInFilter")
-    func notInList() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().notIn("status", values: ["archived", "deleted"]).execute()
-        }
-        try ExpectedRequest(.get, "users", query: ["select": "*", "status": "not.in.(archived,deleted)"])
-            .verify(sent)
-    }
-
-    @Test("inFilterQuotesValuesWithReservedCharacters")
-    func inListQuoting() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().in("tags", values: ["a,b", "c(d)", "plain"]).execute()
-        }
-        try ExpectedRequest(.get, "users", query: ["select": "*", "tags": #"in.("a,b","c(d)",plain)"#])
-            .verify(sent)
-    }
-
-    @Test("matchFilter")
-    func matchAll() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().match(["status": "active", "role": "admin"]).execute()
-        }
-        try ExpectedRequest(.get, "users", query: ["role": "eq.admin", "select": "*", "status": "eq.active"])
-            .verify(sent)
-    }
-
-    @Test("filterEscapeHatch")
-    func rawFilter() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().filter("created_at", operator: "gt", value: "2023-01-01")
-                .execute()
-        }
-        try ExpectedRequest(.get, "users", query: ["created_at": "gt.2023-01-01", "select": "*"]).verify(sent)
-    }
-
-    @Test("neqFilter")
-    func notEqualNamed() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().neq("status", value: "inactive").execute()
-        }
-        try ExpectedRequest(.get, "users", query: ["select": "*", "status": "neq.inactive"]).verify(sent)
-    }
-
-    @Test("gtFilter")
-    func greater() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().gt("age", value: 21).execute()
-        }
-        try ExpectedRequest(.get, "users", query: ["age": "gt.21", "select": "*"]).verify(sent)
-    }
-
-    @Test("ltFilter")
-    func less() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().lt("age", value: 65).execute()
-        }
-        try ExpectedRequest(.get, "users", query: ["age": "lt.65", "select": "*"]).verify(sent)
-    }
-
-    @Test("lteFilter")
-    func lessOrEqual() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("users").select().lte("age", value: 65).execute()
-        }
-        try ExpectedRequest(.get, "users", query: ["age": "lte.65", "select": "*"]).verify(sent)
-    }
-
-    @Test("regexMatchFilter")
-    func regexMatch() async throws {
-        // No named `match(_:pattern:)` here: the operator is given by name.
-        let sent = try await Wire.request {
-            try await $0.from("users").select().filter("email", operator: "match", value: #"^.+@.+\..+$"#)
-                .execute()
-        }
-        // supabase-swift sends the pattern's `+` raw, which PostgREST reads as a space; we send `%2B`.
-        try ExpectedRequest(.get, "users", query: ["email": #"match.^.+@.+\..+$"#, "select": "*"]).verify(
-            sent)
-    }
-
-    @Test("regexImatchFilter")
-    func regexMatchIgnoringCase() async throws {
+        .read("isFilter", ["deleted_at": "is.null", "select": "*"]) { $0.is("deleted_at", value: nil) },
+        .read("inFilter", ["select": "*", "status": "in.(active,pending)"]) {
+            $0.in("status", values: ["active", "pending"])
+        },
+        .read("notInFilter", ["select": "*", "status": "not.in.(archived,deleted)"]) {
+            $0.notIn("status", values: ["archived", "deleted"])
+        },
+        .read(
+            "inFilterQuotesValuesWithReservedCharacters",
+            ["select": "*", "tags": #"in.("a,b","c(d)",plain)"#]
+        ) {
+            $0.in("tags", values: ["a,b", "c(d)", "plain"])
+        },
+        .read("matchFilter", ["role": "eq.admin", "select": "*", "status": "eq.active"]) {
+            $0.match(["status": "active", "role": "admin"])
+        },
+        .read("filterEscapeHatch", ["created_at": "gt.2023-01-01", "select": "*"]) {
+            $0.filter("created_at", operator: "gt", value: "2023-01-01")
+        },
+        .read("neqFilter", ["select": "*", "status": "neq.inactive"]) { $0.neq("status", value: "inactive") },
+        .read("gtFilter", ["age": "gt.21", "select": "*"]) { $0.gt("age", value: 21) },
+        .read("ltFilter", ["age": "lt.65", "select": "*"]) { $0.lt("age", value: 65) },
+        .read("lteFilter", ["age": "lte.65", "select": "*"]) { $0.lte("age", value: 65) },
+        // No named `match(_:pattern:)` here: the operator is given by name. supabase-swift sends
+        // the pattern's `+` raw, which PostgREST reads as a space; we send `%2B`.
+        .read("regexMatchFilter", ["email": #"match.^.+@.+\..+$"#, "select": "*"]) {
+            $0.filter("email", operator: "match", value: #"^.+@.+\..+$"#)
+        },
         // No named `imatch(_:pattern:)` here: the operator is given by name.
-        let sent = try await Wire.request {
-            try await $0.from("users").select().filter("name", operator: "imatch", value: "^john").execute()
-        }
-        try ExpectedRequest(.get, "users", query: ["name": "imatch.^john", "select": "*"]).verify(sent)
-    }
-
-    @Test("isDistinctFilter")
-    func isDistinct() async throws {
+        .read("regexImatchFilter", ["name": "imatch.^john", "select": "*"]) {
+            $0.filter("name", operator: "imatch", value: "^john")
+        },
         // No named `isDistinct(_:value:)` here: the operator is given by name.
-        let sent = try await Wire.request {
-            try await $0.from("users").select().filter("status", operator: "isdistinct", value: "null")
-                .execute()
-        }
-        try ExpectedRequest(.get, "users", query: ["select": "*", "status": "isdistinct.null"]).verify(sent)
+        .read("isDistinctFilter", ["select": "*", "status": "isdistinct.null"]) {
+            $0.filter("status", operator: "isdistinct", value: "null")
+        },
+    ]
+
+    @Test("sends the request supabase-swift's case expects", arguments: cases)
+    func request(_ wireCase: WireCase) async throws {
+        try await wireCase.verify()
     }
 }

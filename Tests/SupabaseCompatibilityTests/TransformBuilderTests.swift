@@ -19,81 +19,75 @@ struct TransformBuilderTests {
         )
         """
 
-    @Test("select")
-    func writeThenSelect() async throws {
-        let sent = try await Wire.request {
+    static let cases: [WireCase] = [
+        WireCase(
+            "select",
+            sends: ExpectedRequest(
+                .post, "users", query: ["select": #"username,"first name""#],
+                prefer: ["return=representation"],
+                body: #"[{"id":1,"username":"admin"}]"#)
+        ) {
             try await $0.from("users").insert(User(id: 1, username: "admin"), returning: .minimal)
                 .select(#"username, "first name""#).execute()
-        }
-        let expected = ExpectedRequest(
-            .post, "users", query: ["select": #"username,"first name""#], prefer: ["return=representation"],
-            body: #"[{"id":1,"username":"admin"}]"#)
-        try expected.verify(sent)
-    }
-
-    @Test("order")
-    func orderEmbeddedTable() async throws {
-        let columns = """
-            name,
-            country:countries(
-              name
-            )
-            """
-        let sent = try await Wire.request {
-            try await $0.from("cities").select(columns).order(
+        },
+        WireCase(
+            "order",
+            sends: ExpectedRequest(
+                .get, "cities",
+                query: ["countries.order": "name.asc.nullslast", "select": "name,country:countries(name)"])
+        ) {
+            let columns = """
+                name,
+                country:countries(
+                  name
+                )
+                """
+            _ = try await $0.from("cities").select(columns).order(
                 "name", ascending: true, referencedTable: "countries"
             )
             .execute()
-        }
-        let query: KeyValuePairs = [
-            "countries.order": "name.asc.nullslast", "select": "name,country:countries(name)",
-        ]
-        try ExpectedRequest(.get, "cities", query: query).verify(sent)
-    }
-
-    @Test("multipleOrder")
-    func twoOrderTerms() async throws {
-        let sent = try await Wire.request {
+        },
+        WireCase(
+            "multipleOrder",
+            sends: ExpectedRequest(
+                .get, "cities",
+                query: [
+                    "order": "num_of_habitants.asc.nullslast,name.desc.nullsfirst",
+                    "select": "name,num_of_habitants",
+                ])
+        ) {
             try await $0.from("cities").select("name,num_of_habitants").order("num_of_habitants")
                 .order("name", ascending: false, nullsFirst: true).execute()
-        }
-        let query: KeyValuePairs = [
-            "order": "num_of_habitants.asc.nullslast,name.desc.nullsfirst", "select": "name,num_of_habitants",
-        ]
-        try ExpectedRequest(.get, "cities", query: query).verify(sent)
-    }
-
-    @Test("limit")
-    func limitEmbeddedTable() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("countries").select(Self.countriesWithCities).limit(
-                1, referencedTable: "cities"
-            )
-            .execute()
-        }
-        try ExpectedRequest(.get, "countries", query: ["cities.limit": "1", "select": "name,cities(name)"])
-            .verify(sent)
-    }
-
-    @Test("range")
-    func rangeOfRows() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("countries").select(Self.countriesWithCities).range(from: 0, to: 1).execute()
-        }
-        try ExpectedRequest(
-            .get, "countries", query: ["limit": "2", "offset": "0", "select": "name,cities(name)"]
-        )
-        .verify(sent)
-    }
-
-    @Test("rangeWithReferencedTable")
-    func rangeEmbeddedTable() async throws {
-        let sent = try await Wire.request {
-            try await $0.from("countries").select(Self.countriesWithCities)
+        },
+        WireCase(
+            "limit",
+            sends: ExpectedRequest(
+                .get, "countries", query: ["cities.limit": "1", "select": "name,cities(name)"])
+        ) {
+            try await $0.from("countries").select(countriesWithCities).limit(1, referencedTable: "cities")
+                .execute()
+        },
+        WireCase(
+            "range",
+            sends: ExpectedRequest(
+                .get, "countries", query: ["limit": "2", "offset": "0", "select": "name,cities(name)"])
+        ) {
+            try await $0.from("countries").select(countriesWithCities).range(from: 0, to: 1).execute()
+        },
+        WireCase(
+            "rangeWithReferencedTable",
+            sends: ExpectedRequest(
+                .get, "countries",
+                query: ["cities.limit": "2", "cities.offset": "0", "select": "name,cities(name)"])
+        ) {
+            try await $0.from("countries").select(countriesWithCities)
                 .range(from: 0, to: 1, referencedTable: "cities").execute()
-        }
-        let query: KeyValuePairs = ["cities.limit": "2", "cities.offset": "0", "select": "name,cities(name)"]
-        try ExpectedRequest(.get, "countries", query: query).verify(sent)
+        },
+    ]
+
+    @Test("sends the request supabase-swift's case expects", arguments: cases)
+    func request(_ wireCase: WireCase) async throws {
+        try await wireCase.verify()
     }
 
     @Test("single")

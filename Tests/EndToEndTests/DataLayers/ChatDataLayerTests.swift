@@ -165,16 +165,13 @@ struct ChatDataLayerTests {
             // The new channel's messages were never fetched: that read has nothing saved yet.
             await #expect(throws: ClientError.self) { try await chat.messages(in: random.id) }
 
-            try await device.goOnline()
-            try await device.drain()
-            try await device.showsServerAnswer(as: session) {
-                ChatRepository(supabase: $0, user: user).channelList
+            let messageLists: [(OfflineClient) -> ReadQuery] = [general, random.id].map { channel in
+                { ChatRepository(supabase: $0, user: user).messageList(in: channel) }
             }
-            for channel in [general, random.id] {
-                try await device.showsServerAnswer(as: session) {
-                    ChatRepository(supabase: $0, user: user).messageList(in: channel)
-                }
-            }
+            try await device.drainsOnline(
+                thenShowsServerAnswers: [{ ChatRepository(supabase: $0, user: user).channelList }]
+                    + messageLists,
+                as: session)
             #expect(
                 try await chat.messages(in: general).map(\.message) == ["welcome", "hello", "on the train"])
         }

@@ -134,14 +134,11 @@ struct LikesDataLayerTests {
             #expect(try await likes.likedPosts().map(\.postID) == [posts[1], posts[2]])
             #expect(try await likes.personalBests().map(\.kilograms) == [65, 40])
 
-            try await device.goOnline()
-            try await device.drain()
-            try await device.showsServerAnswer(as: session) {
-                LikesRepository(supabase: $0, user: user).liked
-            }
-            try await device.showsServerAnswer(as: session) {
-                LikesRepository(supabase: $0, user: user).bests
-            }
+            try await device.drainsOnline(
+                thenShowsServerAnswers: [
+                    { LikesRepository(supabase: $0, user: user).liked },
+                    { LikesRepository(supabase: $0, user: user).bests },
+                ], as: session)
             #expect(
                 try database.admin.execute("SELECT post_id::text FROM public.likes ORDER BY post_id")
                     == [[posts[1].uuidString.lowercased()], [posts[2].uuidString.lowercased()]])

@@ -75,9 +75,8 @@ struct NotesDataLayerTests {
             notes = try await NotesRepository(supabase: device.client).notes()
             #expect(notes.map(\.id) == [1, nil])
 
-            try await device.goOnline()
-            try await device.drain()
-            try await device.showsServerAnswer(as: session) { NotesRepository(supabase: $0).all }
+            try await device.drainsOnline(
+                thenShowsServerAnswers: [{ NotesRepository(supabase: $0).all }], as: session)
             notes = try await NotesRepository(supabase: device.client).notes()
             #expect(notes.map(\.id) == [1, 2])
         }
@@ -98,9 +97,8 @@ struct NotesDataLayerTests {
                 _ = try QueryResult(rows: shown.rows).decode([StrictNote].self)
             }
 
-            try await device.goOnline()
-            try await device.drain()
-            try await device.showsServerAnswer(as: session) { NotesRepository(supabase: $0).all }
+            try await device.drainsOnline(
+                thenShowsServerAnswers: [{ NotesRepository(supabase: $0).all }], as: session)
             let strict: [StrictNote] = try await NotesRepository(supabase: device.client).all.execute().value
             #expect(strict.map(\.body) == ["offline"])
         }

@@ -143,14 +143,11 @@ struct ProfileDataLayerTests {
             try await screen.markRead(notification(2))
             #expect(try await screen.notifications().first { $0.id == notification(2) }?.read == true)
 
-            try await device.goOnline()
-            try await device.drain()
-            try await device.showsServerAnswer(as: session) {
-                ProfileRepository(supabase: $0, user: user).profileRead
-            }
-            try await device.showsServerAnswer(as: session) {
-                ProfileRepository(supabase: $0, user: user).notificationList
-            }
+            try await device.drainsOnline(
+                thenShowsServerAnswers: [
+                    { ProfileRepository(supabase: $0, user: user).profileRead },
+                    { ProfileRepository(supabase: $0, user: user).notificationList },
+                ], as: session)
             let unread = try await screen.unreadRead.execute()
             #expect(!unread.isFromCache && !unread.hasPendingMutations && unread.count == 2)
         }

@@ -42,8 +42,7 @@ final class AppDevice {
         tables: [String: TableSettings], database statements: [String],
         _ body: (AppDevice, SupabaseDatabase, AuthSession) async throws -> Void
     ) async throws {
-        let database = try SupabaseDatabase()
-        for statement in statements { try database.admin.execute(statement) }
+        let database = try SupabaseDatabase(laidOutBy: statements)
         let session = SupabaseDatabase.session(GatewayEndToEndTests.alice)
         try await LocalHTTPServer.serving(try database.gateway()) { local in
             let device = AppDevice(local, tables: tables)
@@ -85,6 +84,16 @@ final class AppDevice {
             !snapshot.hasPendingMutations && snapshot.result?.rows == expected
         }
         #expect(shown.result?.rows == expected)
+    }
+
+    /// The network comes back and the queue drains; then each of `queries` shows the server's
+    /// answer, as ``showsServerAnswer(as:_:)`` waits for it.
+    func drainsOnline(thenShowsServerAnswers queries: [(OfflineClient) -> ReadQuery], as session: AuthSession)
+        async throws
+    {
+        try await goOnline()
+        try await drain()
+        for query in queries { try await showsServerAnswer(as: session, query) }
     }
 
     /// Closes the client.

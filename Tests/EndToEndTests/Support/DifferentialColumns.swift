@@ -47,8 +47,7 @@ enum DifferentialColumns {
                 name: "c_numeric", sqlType: "numeric", label: "numeric",
                 pool: [
                     "1.50", "1.5", "0", "-0.001", "1e3", "NaN", "123456789012345678901234567890.123", "0.1",
-                    "7",
-                    "100", "2.50", "-3",
+                    "7", "100", "2.50", "-3",
                 ]),
             DifferentialColumn(
                 name: "c_float8", sqlType: "float8", label: "float8",

@@ -50,6 +50,12 @@ struct SupabaseDatabase {
         }
     }
 
+    /// A fresh database, laid out further by `statements`, run as the superuser.
+    init(laidOutBy statements: [String]) throws {
+        try self.init()
+        for statement in statements { try admin.execute(statement) }
+    }
+
     /// A gateway over a connection of its own.
     func gateway() throws -> PostgresGateway {
         try PostgresGateway(connectionInfo: database.connectionInfo)
