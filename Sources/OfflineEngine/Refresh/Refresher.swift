@@ -113,22 +113,21 @@ final class Refresher: Sendable {
         let networkCameBack = environment.networkCameBack()
         let sessionSettled = environment.sessionSettled()
         let restoring = environment.sessionRestoring()
-        await withDiscardingTaskGroup { group in
-            group.addTask {
-                for await _ in networkCameBack { inbox.yield(.event(.networkCameBack)) }
-            }
-            group.addTask {
-                for await _ in sessionSettled { inbox.yield(.event(.sessionSettled)) }
-            }
-            var loop = Loop(refresher: self, inbox: inbox)
-            loop.process(.start(sessionRestoring: restoring))
-            for await signal in signals {
-                loop.receive(signal)
-            }
-            // The stream ends when this task is cancelled: stop the watchers, the wait, the attempt.
-            group.cancelAll()
-            await loop.stop()
+        // The loop's own signals, the network coming back and the session settling, as one
+        // sequence; it ends when this task is cancelled, which stops the watchers with it.
+        var received = merge(
+            signals, networkCameBack.mapSync { Signal.event(.networkCameBack) },
+            sessionSettled.mapSync { Signal.event(.sessionSettled) }
+        )
+        .makeAsyncIterator()
+        var loop = Loop(refresher: self, inbox: inbox)
+        loop.process(.start(sessionRestoring: restoring))
+        // None of the three throws.
+        while let signal = try? await received.next() {
+            loop.receive(signal)
         }
+        // Stop the wait and the attempt.
+        await loop.stop()
         inbox.finish()
     }
 
