@@ -13,7 +13,7 @@ extension Engine {
         -> WriteOutcome
     {
         let draft = configuration.fillingDeviceValues(draft, at: configuration.now())
-        _ = try RequestBuilder.request(for: draft, endpoint: endpoint, accessToken: nil)
+        try RequestBuilder.check(draft, endpoint: endpoint)
         return try await calls.underway {
             // The owner of a write is the session's user: wait for the stored one to be read back.
             await waitForSessionToSettle()

@@ -121,6 +121,15 @@ enum RequestBuilder {
         return parts.joined(separator: ",")
     }
 
+    /// Refuses what ``request(for:endpoint:accessToken:options:)`` refuses, without building the
+    /// request (no body is encoded): a write made offline is checked before it is queued, and
+    /// nothing that can never be sent is kept.
+    static func check(_ mutation: Mutation, endpoint: RESTEndpoint) throws {
+        guard mutation.isReadable else { throw StoredWriteUnreadable() }
+        _ = try url(endpoint: endpoint, table: mutation.table, parameters: try queryParameters(for: mutation))
+        _ = try profile(mutation.schema)
+    }
+
     /// The POST/PATCH/DELETE request for a write.
     static func request(
         for mutation: Mutation, endpoint: RESTEndpoint, accessToken: String?,

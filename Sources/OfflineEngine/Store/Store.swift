@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The engine's durable memory: cached lists, queued writes, the replay log, rejected writes,
 /// change marks, the cache owner and the stored session, kept in SQLite so a write made offline is
@@ -156,22 +157,40 @@ package final class Store: Sendable {
         writes: Bool, atomic: Bool = false, checkpoint: Bool = false, vacuum: Bool = false,
         _ work: @escaping @Sendable (SQLiteConnection) throws(StoreError) -> T
     ) async throws(StoreError) -> T {
+        // An idle writer runs a lone write here and now, with no suspension: the commit is the
+        // cost, not handing the caller over and back.
+        if writes, !checkpoint, !vacuum {
+            let outcome = JobOutcome<T>()
+            let job = job(writes: writes, atomic: atomic, work) { outcome.set($0) }
+            if let result = writer.runAtOnceIfIdle(job) ? outcome.result : nil { return try result.get() }
+        }
         let result = await withCheckedContinuation {
             (caller: CheckedContinuation<Result<T, StoreError>, Never>) in
-            let job = StoreJob(
-                writes: writes, checkpointsAfterCommit: checkpoint || vacuum, vacuumsAfterCommit: vacuum,
-                run: { [queueIndex] connection in
-                    let outcome = Self.execute(work, atomic: atomic, on: connection)
-                    if case .failure = outcome { queueIndex.invalidate() }
-                    return { commitError in
-                        if commitError != nil { queueIndex.invalidate() }
-                        caller.resume(returning: commitError.map { .failure($0) } ?? outcome)
-                    }
-                },
-                fail: { error in caller.resume(returning: .failure(error)) })
+            let job = job(writes: writes, atomic: atomic, checkpoint: checkpoint, vacuum: vacuum, work) {
+                caller.resume(returning: $0)
+            }
             if !writer.submit(job, runsHereWhenIdle: writes) { caller.resume(returning: .failure(.closed)) }
         }
         return try result.get()
+    }
+
+    /// The job that runs `work` and hands its result (or the commit's error) to `finish`.
+    private func job<T: Sendable>(
+        writes: Bool, atomic: Bool, checkpoint: Bool = false, vacuum: Bool = false,
+        _ work: @escaping @Sendable (SQLiteConnection) throws(StoreError) -> T,
+        finish: @escaping @Sendable (Result<T, StoreError>) -> Void
+    ) -> StoreJob {
+        StoreJob(
+            writes: writes, checkpointsAfterCommit: checkpoint || vacuum, vacuumsAfterCommit: vacuum,
+            run: { [queueIndex] connection in
+                let outcome = Self.execute(work, atomic: atomic, on: connection)
+                if case .failure = outcome { queueIndex.invalidate() }
+                return { commitError in
+                    if commitError != nil { queueIndex.invalidate() }
+                    finish(commitError.map { .failure($0) } ?? outcome)
+                }
+            },
+            fail: { error in finish(.failure(error)) })
     }
 
     /// Runs `work` on the writer like ``perform(writes:atomic:checkpoint:vacuum:_:)`` without
@@ -240,4 +259,13 @@ extension Store {
             """,
             .integer(tick))
     }
+}
+
+/// Where a job run at once leaves its result for its caller.
+private final class JobOutcome<T: Sendable>: Sendable {
+    private let value = Mutex<Result<T, StoreError>?>(nil)
+
+    func set(_ result: Result<T, StoreError>) { value.withLock { $0 = result } }
+
+    var result: Result<T, StoreError>? { value.withLock { $0 } }
 }
