@@ -12,37 +12,33 @@
 let allSuites = ["streams", "filters", "store", "overlay", "live", "scale", "json", "cache"]
 let requested = CommandLine.arguments.dropFirst()
 
+/// Each suite by the name that runs it.
+let suites: [String: () async throws -> Void] = [
+    "streams": { await StreamsBenchmark.run() },
+    "filters": { try await FiltersBenchmark.run() },
+    "store": { try await StoreBenchmark.run() },
+    "overlay": { try await OverlayBenchmark.run() },
+    "live": { try await LiveBenchmark.run() },
+    "live.models": { try await LiveBenchmark.reportModels() },
+    "scale": { try await ScaleBenchmark.run() },
+    "replay": { try await ReplayBenchmark.run() },
+    "follow": { try await FollowBenchmark.run() },
+    "signin": { try await SignInBenchmark.run() },
+    "json": { try await JSONBenchmark.run() },
+    "cache": { try await CacheBenchmark.run() },
+]
+/// The suites that run one of their measures when named `suite.measure`.
+let measures: [String: (String) async throws -> Void] = [
+    "cache": { try await CacheBenchmark.run(only: $0) },
+    "scale": { try await ScaleBenchmark.run(only: $0) },
+]
+
 for suite in requested.isEmpty ? allSuites[...] : requested {
-    switch suite {
-    case "streams":
-        await StreamsBenchmark.run()
-    case "filters":
-        try await FiltersBenchmark.run()
-    case "store":
-        try await StoreBenchmark.run()
-    case "overlay":
-        try await OverlayBenchmark.run()
-    case "live":
-        try await LiveBenchmark.run()
-    case "live.models":
-        try await LiveBenchmark.reportModels()
-    case "scale":
-        try await ScaleBenchmark.run()
-    case "replay":
-        try await ReplayBenchmark.run()
-    case "follow":
-        try await FollowBenchmark.run()
-    case "signin":
-        try await SignInBenchmark.run()
-    case "json":
-        try await JSONBenchmark.run()
-    case "cache":
-        try await CacheBenchmark.run()
-    case let part where part.hasPrefix("cache."):
-        try await CacheBenchmark.run(only: String(part.dropFirst("cache.".count)))
-    case let part where part.hasPrefix("scale."):
-        try await ScaleBenchmark.run(only: String(part.dropFirst("scale.".count)))
-    default:
+    if let run = suites[suite] {
+        try await run()
+    } else if let dot = suite.firstIndex(of: "."), let run = measures[String(suite[..<dot])] {
+        try await run(String(suite[suite.index(after: dot)...]))
+    } else {
         print("unknown benchmark suite: \(suite); known: \(allSuites.joined(separator: ", "))")
         exit(2)
     }

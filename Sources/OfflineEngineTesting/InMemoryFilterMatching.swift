@@ -14,30 +14,26 @@ enum InMemoryFilterMatching {
             let answer = try truth(of: condition, on: row)
             return condition.negated ? answer.map(!) : answer
         case .and(let parts, let negated):
-            var result: Bool? = true
-            for part in parts {
-                let answer = try truth(of: part, on: row)
-                if answer == false {
-                    result = false
-                    break
-                }
-                if answer == nil { result = nil }
-            }
+            let result = try junction(parts, on: row, decidedBy: false)
             return negated ? result.map(!) : result
         case .or(let parts, let negated):
-            var result: Bool? = false
-            for part in parts {
-                let answer = try truth(of: part, on: row)
-                if answer == true {
-                    result = true
-                    break
-                }
-                if answer == nil { result = nil }
-            }
+            let result = try junction(parts, on: row, decidedBy: true)
             return negated ? result.map(!) : result
         case .unparsed:
             throw Unsupported()
         }
+    }
+
+    /// An AND (`decisive` false) or OR (`decisive` true) of `parts`: the first part that answers
+    /// `decisive` decides it, else a NULL part makes it NULL.
+    private static func junction(_ parts: [Filter], on row: Row, decidedBy decisive: Bool) throws -> Bool? {
+        var result: Bool? = !decisive
+        for part in parts {
+            let answer = try truth(of: part, on: row)
+            if answer == decisive { return decisive }
+            if answer == nil { result = nil }
+        }
+        return result
     }
 
     private static func truth(of condition: FilterCondition, on row: Row) throws -> Bool? {

@@ -39,7 +39,7 @@ enum GatewaySelect {
     /// The items of `select` (normalised: no whitespace outside quotes).
     static func items(_ select: String) throws(GatewaySQL.Unsupported) -> [Item] {
         var items: [Item] = []
-        for piece in split(select) where !piece.isEmpty {
+        for piece in QueryDescription.topLevelItems(of: select) where !piece.isEmpty {
             guard let open = piece.firstIndex(of: "("), !piece.hasPrefix("\"") else {
                 items.append(.field(piece))
                 continue
@@ -72,28 +72,5 @@ enum GatewaySelect {
             )
         }
         return items
-    }
-
-    /// The comma-separated pieces of `text`, outside parentheses and double quotes.
-    private static func split(_ text: String) -> [String] {
-        var pieces: [String] = []
-        var current = ""
-        var depth = 0
-        var quoted = false
-        for character in text {
-            if character == "\"" { quoted.toggle() }
-            if !quoted {
-                if character == "(" { depth += 1 }
-                if character == ")" { depth -= 1 }
-                if character == "," && depth == 0 {
-                    pieces.append(current)
-                    current = ""
-                    continue
-                }
-            }
-            current.append(character)
-        }
-        pieces.append(current)
-        return pieces
     }
 }

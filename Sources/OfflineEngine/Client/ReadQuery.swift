@@ -3,7 +3,7 @@ import Foundation
 /// A read being built: `client.from("tasks").select().eq("done", value: false).order("id")`.
 ///
 /// A value type: each call returns a new query, so a query can be kept and extended freely.
-public struct ReadQuery: FilterBuilding {
+public struct ReadQuery: FilterBuilding, ChangedCopy {
     /// Everything that defines the read; equal descriptions share one cached list.
     public var query: QueryDescription
     /// The client that runs the read, if it came from one.
@@ -22,15 +22,11 @@ public struct ReadQuery: FilterBuilding {
     }
 
     public func addingFilter(_ filter: Filter) -> ReadQuery {
-        var copy = self
-        copy.query.filters.append(filter)
-        return copy
+        changing { $0.query.filters.append(filter) }
     }
 
     public func addingEmbedParameter(_ parameter: QueryParameter) -> ReadQuery {
-        var copy = self
-        copy.query.embedParameters.append(parameter)
-        return copy
+        changing { $0.query.embedParameters.append(parameter) }
     }
 
     /// Sorts by `column`; like supabase-swift it always says where NULLs go (`nullslast` unless
@@ -40,27 +36,16 @@ public struct ReadQuery: FilterBuilding {
     ) -> ReadQuery {
         let term = OrderTerm(column: column, ascending: ascending, nullsFirst: nullsFirst)
         guard let referencedTable else {
-            var copy = self
-            copy.query.order.append(term)
-            return copy
+            return changing { $0.query.order.append(term) }
         }
-        let name = referencedTable + ".order"
-        let text = RequestBuilder.orderText([term])
-        var copy = self
-        if let index = copy.query.embedParameters.firstIndex(where: { $0.name == name }) {
-            copy.query.embedParameters[index].value += "," + text
-        } else {
-            copy.query.embedParameters.append(QueryParameter(name: name, value: text))
-        }
-        return copy
+        return settingEmbedParameter(
+            referencedTable + ".order", RequestBuilder.orderText([term]), extending: true)
     }
 
     /// At most `count` rows (of `referencedTable`'s rows, when given).
     public func limit(_ count: Int, referencedTable: String? = nil) -> ReadQuery {
         guard let referencedTable else {
-            var copy = self
-            copy.query.limit = count
-            return copy
+            return changing { $0.query.limit = count }
         }
         return settingEmbedParameter(referencedTable + ".limit", String(count))
     }
@@ -70,10 +55,10 @@ public struct ReadQuery: FilterBuilding {
     public func range(from: Int, to: Int, referencedTable: String? = nil) -> ReadQuery {
         let count = to - from + 1
         guard let referencedTable else {
-            var copy = self
-            copy.query.offset = from
-            copy.query.limit = count
-            return copy
+            return changing {
+                $0.query.offset = from
+                $0.query.limit = count
+            }
         }
         return settingEmbedParameter(referencedTable + ".offset", String(from))
             .settingEmbedParameter(referencedTable + ".limit", String(count))
@@ -87,26 +72,25 @@ public struct ReadQuery: FilterBuilding {
     /// let task: Task = try await client.from("tasks").select().eq("id", value: id).single().execute().value
     /// ```
     public func single() -> ReadQuery {
-        var copy = self
-        copy.options.shape = .single
-        return copy
+        changing { $0.options.shape = .single }
     }
 
     /// One row or none: `execute().value` decodes an `Optional` (`nil` for no row); several
     /// rows throw `PGRST116`.
     public func maybeSingle() -> ReadQuery {
-        var copy = self
-        copy.options.shape = .maybeSingle
-        return copy
+        changing { $0.options.shape = .maybeSingle }
     }
 
-    private func settingEmbedParameter(_ name: String, _ value: String) -> ReadQuery {
-        var copy = self
-        if let index = copy.query.embedParameters.firstIndex(where: { $0.name == name }) {
-            copy.query.embedParameters[index].value = value
-        } else {
-            copy.query.embedParameters.append(QueryParameter(name: name, value: value))
+    /// This read with its embed parameter `name` set to `value`; `extending` keeps the value it
+    /// had and adds `value` after a comma (one more order term of that table).
+    private func settingEmbedParameter(_ name: String, _ value: String, extending: Bool = false) -> Self {
+        changing { read in
+            guard let index = read.query.embedParameters.firstIndex(where: { $0.name == name }) else {
+                read.query.embedParameters.append(QueryParameter(name: name, value: value))
+                return
+            }
+            let old = read.query.embedParameters[index].value
+            read.query.embedParameters[index].value = extending ? old + "," + value : value
         }
-        return copy
     }
 }

@@ -8,7 +8,7 @@ import Foundation
 /// let top: Task = try await client.rpc("most_urgent_task").single().execute().value
 /// try await client.rpc("archive_done").execute()
 /// ```
-public struct RemoteCall: Sendable {
+public struct RemoteCall: Sendable, ChangedCopy {
     let client: OfflineClient
     /// The function's name.
     public let function: String
@@ -33,9 +33,7 @@ public struct RemoteCall: Sendable {
     /// let task: Task = try await client.rpc("task_by_slug", params: ["slug": slug]).single().execute().value
     /// ```
     public func single() -> RemoteCall {
-        var copy = self
-        copy.shape = .single
-        return copy
+        changing { $0.shape = .single }
     }
 
     /// One row or none, as supabase-swift's `rpc(...).maybeSingle()`: `execute().value` decodes
@@ -45,9 +43,7 @@ public struct RemoteCall: Sendable {
     /// let task: Task? = try await client.rpc("task_by_slug", params: ["slug": slug]).maybeSingle().execute().value
     /// ```
     public func maybeSingle() -> RemoteCall {
-        var copy = self
-        copy.shape = .maybeSingle
-        return copy
+        changing { $0.shape = .maybeSingle }
     }
 
     /// Calls the function and decodes what it returned into `T` (a row type, an array of

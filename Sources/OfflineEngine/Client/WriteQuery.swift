@@ -5,7 +5,7 @@ import Foundation
 /// Filters on an embedded table's column (`actors.first_name`) mean nothing to a write's target
 /// rows; they are kept as raw ``Filter/unparsed(key:value:)`` parameters, sent as written and
 /// never evaluated locally.
-public struct WriteQuery: FilterBuilding {
+public struct WriteQuery: FilterBuilding, ChangedCopy {
     /// The write as the engine keeps and sends it.
     package var mutation: Mutation
     /// The client that runs the write, if it came from one.
@@ -30,9 +30,7 @@ public struct WriteQuery: FilterBuilding {
     }
 
     public func addingFilter(_ filter: Filter) -> WriteQuery {
-        var copy = self
-        copy.mutation.filters.append(filter)
-        return copy
+        changing { $0.mutation.filters.append(filter) }
     }
 
     public func addingEmbedParameter(_ parameter: QueryParameter) -> WriteQuery {
@@ -41,9 +39,7 @@ public struct WriteQuery: FilterBuilding {
 
     /// Asks for the written rows back (`Prefer: return=representation`) with these columns.
     public func select(_ columns: String = "*") -> WriteQuery {
-        var copy = self
-        copy.mutation.returning = QueryDescription.normalizedSelect(columns)
-        return copy
+        changing { $0.mutation.returning = QueryDescription.normalizedSelect(columns) }
     }
 
     /// Exactly one row: `execute().value` decodes that row (and asks for the rows back); none or
@@ -53,16 +49,12 @@ public struct WriteQuery: FilterBuilding {
     /// let saved: Task = try await client.from("tasks").insert(task).select().single().execute().value
     /// ```
     public func single() -> WriteQuery {
-        var copy = self
-        copy.shape = .single
-        return copy
+        changing { $0.shape = .single }
     }
 
     /// One row or none: `execute().value` decodes an `Optional`; several throw `PGRST116`.
     public func maybeSingle() -> WriteQuery {
-        var copy = self
-        copy.shape = .maybeSingle
-        return copy
+        changing { $0.shape = .maybeSingle }
     }
 
     /// Makes an update or delete report a conflict when it reaches no row (the row was
@@ -77,16 +69,12 @@ public struct WriteQuery: FilterBuilding {
     /// try await client.from("tasks").update(["done": true]).eq("id", value: id).expectingRows().execute()
     /// ```
     public func expectingRows(_ expected: Bool = true) -> WriteQuery {
-        var copy = self
-        copy.mutation.expectsRows = expected
-        return copy
+        changing { $0.mutation.expectsRows = expected }
     }
 
     /// Lets columns a row leaves out take their database default instead of NULL
     /// (`Prefer: missing=default`), for bulk inserts and upserts whose rows carry different keys.
     public func useDefaultsForMissingColumns(_ enabled: Bool = true) -> WriteQuery {
-        var copy = self
-        copy.mutation.useDefaultForMissing = enabled
-        return copy
+        changing { $0.mutation.useDefaultForMissing = enabled }
     }
 }

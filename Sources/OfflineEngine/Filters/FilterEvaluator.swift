@@ -16,12 +16,7 @@ package struct FilterEvaluator: Sendable {
 
     /// The answer for the AND of `filters` (a query's top-level filters).
     package func evaluate(_ filters: [Filter], on row: Row) -> Truth {
-        var result = Verdict.true
-        for filter in filters {
-            result = result.and(verdict(filter, on: row))
-            if result == .false { break }
-        }
-        return result.truth
+        junction(filters, on: row, decidedBy: .false).truth
     }
 
     /// The answer for one filter tree.
@@ -37,23 +32,27 @@ package struct FilterEvaluator: Sendable {
             return condition.negated ? result.negated : result
         case .and(let parts, let negated):
             guard !parts.isEmpty else { return .undecided }
-            var result = Verdict.true
-            for part in parts {
-                result = result.and(verdict(part, on: row))
-                if result == .false { break }
-            }
+            let result = junction(parts, on: row, decidedBy: .false)
             return negated ? result.negated : result
         case .or(let parts, let negated):
             guard !parts.isEmpty else { return .undecided }
-            var result = Verdict.false
-            for part in parts {
-                result = result.or(verdict(part, on: row))
-                if result == .true { break }
-            }
+            let result = junction(parts, on: row, decidedBy: .true)
             return negated ? result.negated : result
         case .unparsed:
             return .undecided
         }
+    }
+
+    /// An AND (`decisive` `.false`) or OR (`decisive` `.true`) of `parts`, in SQL's logic; it
+    /// stops at the first part that decides it.
+    private func junction(_ parts: [Filter], on row: Row, decidedBy decisive: Verdict) -> Verdict {
+        var result = decisive.negated
+        for part in parts {
+            let answer = verdict(part, on: row)
+            result = decisive == .true ? result.or(answer) : result.and(answer)
+            if result == decisive { break }
+        }
+        return result
     }
 
     /// One condition, before its `not.`.

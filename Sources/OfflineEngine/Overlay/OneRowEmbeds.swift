@@ -104,7 +104,9 @@ struct OneRowEmbeds: Sendable {
     /// The embeds of `select`'s top level (spreads left out).
     static func items(of select: String, foreignKeys: [String: String]) -> [Item] {
         guard mayEmbed(select) else { return [] }
-        return ReadShape.topLevelItems(of: select).compactMap { item(from: $0, foreignKeys: foreignKeys) }
+        return QueryDescription.topLevelItems(of: select).compactMap {
+            item(from: $0, foreignKeys: foreignKeys)
+        }
     }
 
     /// One embed from its `select` item: `[alias:]name[!hint][!inner|!left](columns)`.

@@ -95,7 +95,7 @@ struct ReadShape: Sendable, Hashable {
     static func columns(of select: String) -> Columns {
         var names = Set<String>()
         var sawStar = false
-        for item in topLevelItems(of: select) {
+        for item in QueryDescription.topLevelItems(of: select) {
             if item == "*" {
                 sawStar = true
             } else if let name = plainName(item) {
@@ -105,29 +105,6 @@ struct ReadShape: Sendable, Hashable {
             }
         }
         return sawStar ? .all : .named(names)
-    }
-
-    /// The comma-separated items of `select`, outside parentheses and quotes.
-    static func topLevelItems(of select: String) -> [String] {
-        var items = [String]()
-        var current = ""
-        var depth = 0
-        var quoted = false
-        for character in select {
-            if character == "\"" { quoted.toggle() }
-            if !quoted {
-                if character == "(" { depth += 1 }
-                if character == ")" { depth -= 1 }
-                if character == "," && depth == 0 {
-                    items.append(current)
-                    current = ""
-                    continue
-                }
-            }
-            current.append(character)
-        }
-        items.append(current)
-        return items
     }
 
     /// The column name of a plain item (`title` or `"odd name"`), or `nil` for anything else.

@@ -48,4 +48,28 @@ public struct QueryDescription: Sendable, Hashable {
         }
         return result.isEmpty ? "*" : result
     }
+
+    /// The comma-separated items of `select`, outside parentheses and double quotes: the
+    /// overlay reads them for the columns a row carries, the stand-in server for its subqueries.
+    package static func topLevelItems(of select: String) -> [String] {
+        var items = [String]()
+        var current = ""
+        var depth = 0
+        var quoted = false
+        for character in select {
+            if character == "\"" { quoted.toggle() }
+            if !quoted {
+                if character == "(" { depth += 1 }
+                if character == ")" { depth -= 1 }
+                if character == "," && depth == 0 {
+                    items.append(current)
+                    current = ""
+                    continue
+                }
+            }
+            current.append(character)
+        }
+        items.append(current)
+        return items
+    }
 }

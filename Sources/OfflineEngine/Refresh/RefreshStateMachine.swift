@@ -157,10 +157,8 @@ struct RefreshStateMachine: Sendable {
             case .waitingOnClock:
                 return Step(next: attemptUnlessRestoring())
             case .attempting(let markedStale, _):
-                // The attempt in flight may have left before the app asked: if it fails, the
-                // next one starts at once instead of waiting on the schedule.
-                activity = .attempting(markedStale: markedStale, cutShort: true)
-                return Step(next: .carryOn)
+                // The attempt in flight may have left before the app asked.
+                return cutAttemptShort(markedStale: markedStale)
             case .notStarted, .waitingForSession, .waitingForNetwork, .resting:
                 return Step(next: .carryOn)
             }
@@ -256,8 +254,7 @@ struct RefreshStateMachine: Sendable {
             // The wait is cut short, with an attempt at once.
             return Step(next: attemptUnlessRestoring())
         case .attempting(let markedStale, _):
-            activity = .attempting(markedStale: markedStale, cutShort: true)
-            return Step(next: .carryOn)
+            return cutAttemptShort(markedStale: markedStale)
         case .notStarted, .waitingForSession, .resting:
             // Nothing is waiting for the network.
             return Step(next: .carryOn)
@@ -271,12 +268,18 @@ struct RefreshStateMachine: Sendable {
             // Cold start ends, or the wait is cut short: an attempt at once.
             return Step(next: attemptUnlessRestoring())
         case .attempting(let markedStale, _):
-            activity = .attempting(markedStale: markedStale, cutShort: true)
-            return Step(next: .carryOn)
+            return cutAttemptShort(markedStale: markedStale)
         case .notStarted, .waitingForNetwork, .resting:
             // Paused still waits for the network; Idle waits for a stale mark (a new owner sends one).
             return Step(next: .carryOn)
         }
+    }
+
+    /// Notes the attempt in flight as cut short: if it fails, the next one starts at once
+    /// instead of waiting on the schedule.
+    private mutating func cutAttemptShort(markedStale: Bool) -> Step {
+        activity = .attempting(markedStale: markedStale, cutShort: true)
+        return Step(next: .carryOn)
     }
 
     private mutating func markedStale() -> Step {
