@@ -10,7 +10,7 @@ extension Engine {
     /// queue. With `rowsAsWritten`, a queued write comes back with its rows as the device shows
     /// them (``WrittenRows``).
     func execute(_ draft: Mutation, policy: WritePolicy, options: WriteOptions = WriteOptions()) async throws
-        -> WriteOutcome
+        -> ExecutedWrite
     {
         let draft = configuration.fillingDeviceValues(draft, at: configuration.now())
         try RequestBuilder.check(draft, endpoint: endpoint)
@@ -22,7 +22,7 @@ extension Engine {
                 guard connectivity.current != .offline else { throw ClientError.offline }
                 let (mutation, ticket) = await state.newWrite(draft)
                 let answer = try await sendOnlineOnly(mutation, ticket: ticket, options: options)
-                return WriteOutcome(result: .sent(answer.rows), count: answer.count, rows: answer.rows)
+                return ExecutedWrite(result: .sent(answer.rows), count: answer.count, rows: answer.rows)
             case .offlineFirst:
                 let (mutation, ticket, step) = try await ImmediateSendEvents.firstStep(for: draft, in: state)
                 switch step {
@@ -31,7 +31,7 @@ extension Engine {
                 case .send:
                     // Whether it settled or threw, it no longer shows as sent, and the next write
                     // of its owner may go.
-                    let sent: Result<WriteOutcome, any Error>
+                    let sent: Result<ExecutedWrite, any Error>
                     do {
                         sent = .success(try await sendAtOnce(mutation, ticket: ticket, options: options))
                     } catch {
@@ -49,7 +49,7 @@ extension Engine {
     /// settled. If its owner is no longer signed in when the request would leave, it is queued
     /// for them instead, and after a clear it is dropped (`ClientError.cleared`).
     private func sendAtOnce(_ mutation: Mutation, ticket: SendTicket, options: WriteOptions) async throws
-        -> WriteOutcome
+        -> ExecutedWrite
     {
         let tick = outputs.marks.nextTick()
         // Asks for the server's rows when the lists read columns it did not send (an id the
@@ -86,7 +86,7 @@ extension Engine {
         outputs.events.send(SyncEvent(.writeAccepted, mutation))
         try await Answers.patchAccepted(answer.asked, returned: answer.rows, requestTick: tick, in: state)
         let rows = mutation.returning == nil ? [] : answer.rows
-        return WriteOutcome(result: .sent(rows), count: answer.count, rows: rows)
+        return ExecutedWrite(result: .sent(rows), count: answer.count, rows: rows)
     }
 
     /// Sends `sending` (`write` asking for its rows); when row-level security refuses to show the
@@ -109,16 +109,16 @@ extension Engine {
     /// A queued write's outcome: with its rows as the device shows them when they are asked for,
     /// and their number as its count.
     private func queuedOutcome(_ mutation: Mutation, pending: PendingMutation, options: WriteOptions) async
-        -> WriteOutcome
+        -> ExecutedWrite
     {
         guard options.rowsAsWritten else {
-            return WriteOutcome(result: .queued(pending), count: nil, rows: [])
+            return ExecutedWrite(result: .queued(pending), count: nil, rows: [])
         }
         let table = TableID(mutation)
         try? await CachedLists.load(of: table, in: state)
         let facts = await state.currentFacts(of: table)
         let rows = WrittenRows.rows(of: mutation, facts: facts, primaryKeys: primaryKeys)
-        return WriteOutcome(
+        return ExecutedWrite(
             result: .queued(pending), count: options.count == nil ? nil : rows.count, rows: rows)
     }
 

@@ -60,7 +60,7 @@ extension WriteQuery {
     /// Runs the write; after ``maybeSingle()``, PostgREST's refusal of a one-object write that
     /// matched no row is no row (nothing was written), as supabase-js reads it.
     private func run(on client: OfflineClient, policy: WritePolicy, rowsAsWritten: Bool) async throws
-        -> WriteOutcome
+        -> ExecutedWrite
     {
         let options = WriteOptions(count: count, shape: shape, rowsAsWritten: rowsAsWritten)
         do {
@@ -69,7 +69,7 @@ extension WriteQuery {
             where shape == .maybeSingle && refusal.code == "PGRST116"
             && refusal.details?.contains(" 0 rows") == true
         {
-            return WriteOutcome(result: .sent([]), count: count == nil ? nil : 0, rows: [])
+            return ExecutedWrite(result: .sent([]), count: count == nil ? nil : 0, rows: [])
         }
     }
 }

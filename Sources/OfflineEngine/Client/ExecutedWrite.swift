@@ -1,6 +1,6 @@
 /// What became of a write the engine ran: sent or queued, the count, and the rows its `value`
 /// decodes (the server's, or a queued write's as the device shows them).
-struct WriteOutcome: Sendable {
+struct ExecutedWrite: Sendable {
     var result: WriteResult
     var count: Int?
     var rows: [Row]
