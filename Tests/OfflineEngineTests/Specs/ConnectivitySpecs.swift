@@ -4,9 +4,6 @@ import Testing
 /// Connectivity, errors on bad input, and closing (SPEC.md §5, §6 and §7).
 @Suite("Spec scenarios: connectivity, errors, closing")
 struct ConnectivitySpecs {
-    @Test(arguments: SpecCase.cases(scenarios))
-    func scenario(_ spec: SpecCase) async { await spec.play() }
-
     static let scenarios: [Scenario] = [
         Scenario(
             "on Linux with no source the state is .unknown",
@@ -106,4 +103,7 @@ struct ConnectivitySpecs {
                 .see("all", .paused),
             ]),
     ]
+
+    @Test(arguments: SpecCase.cases(scenarios))
+    func scenario(_ spec: SpecCase) async { await spec.play() }
 }

@@ -5,9 +5,6 @@ import Testing
 /// (SPEC.md §8).
 @Suite("Spec scenarios: rows made offline")
 struct DeviceRowsSpecs {
-    @Test(arguments: SpecCase.cases(scenarios))
-    func scenario(_ spec: SpecCase) async { await spec.play() }
-
     private static let defaults = ["tasks": TableSettings(madeOnDevice: ["done": .constant(false)])]
     private static let deviceKeys = ["tasks": TableSettings(madeOnDevice: ["id": .uuid])]
 
@@ -82,4 +79,7 @@ struct DeviceRowsSpecs {
                 .see("open", Shows("done", ["false", "-"], pending: true)),
             ]),
     ]
+
+    @Test(arguments: SpecCase.cases(scenarios))
+    func scenario(_ spec: SpecCase) async { await spec.play() }
 }

@@ -4,9 +4,6 @@ import Testing
 /// The overlay's limits, each reproduced as written (reference/optimistic-overlay.md, "Limits").
 @Suite("Spec scenarios: the overlay's limits")
 struct OverlayLimitsSpecs {
-    @Test(arguments: SpecCase.cases(scenarios))
-    func scenario(_ spec: SpecCase) async { await spec.play() }
-
     private static let upper = "A0B1C2D3-0000-4000-8000-00000000000A"
     private static let lower = upper.lowercased()
     private static let three: [String: [Row]] = [
@@ -218,4 +215,7 @@ struct OverlayLimitsSpecs {
                 .fetch(.open, Shows(ids: Array(2...10), fromCache: true)),
             ]),
     ]
+
+    @Test(arguments: SpecCase.cases(scenarios))
+    func scenario(_ spec: SpecCase) async { await spec.play() }
 }

@@ -5,9 +5,6 @@ import Testing
 /// (reference/optimistic-overlay.md, "Optimistic overlay" and "What it applies").
 @Suite("Spec scenarios: the overlay")
 struct OverlaySpecs {
-    @Test(arguments: SpecCase.cases(scenarios))
-    func scenario(_ spec: SpecCase) async { await spec.play() }
-
     static let scenarios: [Scenario] = [
         Scenario(
             "a read returns the cached rows with the user's writes not yet reached laid on top, oldest first",
@@ -235,4 +232,7 @@ struct OverlaySpecs {
                 .see("all", Shows(ids: [1, 2], pending: false)),
             ]),
     ]
+
+    @Test(arguments: SpecCase.cases(scenarios))
+    func scenario(_ spec: SpecCase) async { await spec.play() }
 }

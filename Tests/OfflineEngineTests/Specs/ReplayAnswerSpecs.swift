@@ -5,9 +5,6 @@ import Testing
 /// retirement, and bulk requests (SPEC.md §3 and §10).
 @Suite("Spec scenarios: replay's answers")
 struct ReplayAnswerSpecs {
-    @Test(arguments: SpecCase.cases(scenarios))
-    func scenario(_ spec: SpecCase) async { await spec.play() }
-
     static let scenarios: [Scenario] = [
         Scenario(
             "a write whose answer was lost is not applied twice and not reported rejected",
@@ -174,4 +171,7 @@ struct ReplayAnswerSpecs {
                 .sent(.post("tasks"), 2), .sent(.post("projects"), 1),
             ]),
     ]
+
+    @Test(arguments: SpecCase.cases(scenarios))
+    func scenario(_ spec: SpecCase) async { await spec.play() }
 }

@@ -4,9 +4,6 @@ import Testing
 /// Replay: order, owners, and what each answer does to a queued write (SPEC.md §3).
 @Suite("Spec scenarios: replay")
 struct ReplaySpecs {
-    @Test(arguments: SpecCase.cases(scenarios))
-    func scenario(_ spec: SpecCase) async { await spec.play() }
-
     /// One write queued offline, the given answer ready for it, and the network back.
     static func replaying(_ answer: Answer) -> [Step] {
         [.networkDown, .insert(["id": 1], ends: .queued), .answer(.post(), answer), .networkUp]
@@ -180,4 +177,7 @@ struct ReplaySpecs {
                 .server("tasks", [1]),
             ]),
     ]
+
+    @Test(arguments: SpecCase.cases(scenarios))
+    func scenario(_ spec: SpecCase) async { await spec.play() }
 }

@@ -4,9 +4,6 @@ import Testing
 /// Session, owners and clearing (SPEC.md §4).
 @Suite("Spec scenarios: session, owners, clearing")
 struct SessionSpecs {
-    @Test(arguments: SpecCase.cases(scenarios))
-    func scenario(_ spec: SpecCase) async { await spec.play() }
-
     /// u1's write queued offline, then u2 signed in with the network back.
     private static let switched: [Step] = [
         .networkDown,
@@ -150,4 +147,7 @@ struct SessionSpecs {
                 .see("all", Shows(ids: [1], fromCache: false, refresh: .idle))
             ]),
     ]
+
+    @Test(arguments: SpecCase.cases(scenarios))
+    func scenario(_ spec: SpecCase) async { await spec.play() }
 }

@@ -4,9 +4,6 @@ import Testing
 /// Writes and their policies (SPEC.md §2, and §3's rule on what the request builder refuses).
 @Suite("Spec scenarios: writes and policies")
 struct WriteSpecs {
-    @Test(arguments: SpecCase.cases(scenarios))
-    func scenario(_ spec: SpecCase) async { await spec.play() }
-
     static let scenarios: [Scenario] = [
         Scenario(
             ".offlineFirst: sent at once when the network is not known down and nothing waits in the queue",
@@ -139,4 +136,7 @@ struct WriteSpecs {
                 .pending("tasks", []),
             ]),
     ]
+
+    @Test(arguments: SpecCase.cases(scenarios))
+    func scenario(_ spec: SpecCase) async { await spec.play() }
 }
