@@ -22,11 +22,7 @@ struct RefreshRetryScheduleTests {
     func scheduleOnTheClock() async throws {
         let harness = RefreshHarness(failures.prefix(7).map { .fail($0) })
         harness.start()
-        for attempt in 1...7 {
-            try await harness.attempts(attempt)
-            try await harness.elapseWait()
-        }
-        try await harness.attempts(8)
+        try await harness.waitThroughAttempts(7)
         #expect(
             harness.clock.sleepLog == [
                 .milliseconds(300), .milliseconds(900), .milliseconds(2400), .seconds(5), .seconds(15),
@@ -39,11 +35,7 @@ struct RefreshRetryScheduleTests {
     func fourthFailureStalls() async throws {
         let harness = RefreshHarness(failures.prefix(3).map { .fail($0) })
         harness.start()
-        for attempt in 1...3 {
-            try await harness.attempts(attempt)
-            try await harness.elapseWait()
-        }
-        try await harness.attempts(4)
+        try await harness.waitThroughAttempts(3)
         #expect(harness.states.values == [.refreshing], "three failures are not a stall")
         harness.fetch.push(.fail(failures[3]))
         let states = try await harness.states(2)
@@ -79,11 +71,7 @@ struct RefreshRetryScheduleTests {
     func causeIsKept() async throws {
         let harness = RefreshHarness(failures.prefix(6).map { .fail($0) })
         harness.start()
-        for attempt in 1...6 {
-            try await harness.attempts(attempt)
-            try await harness.elapseWait()
-        }
-        try await harness.attempts(7)
+        try await harness.waitThroughAttempts(6)
         let states = harness.states.values
         #expect(states.count == 2, "one Stalled, not one per failure: \(states)")
         #expect(states.last?.cause?.underlying as? TestFailure == failures[3])
@@ -95,38 +83,9 @@ struct RefreshRetryScheduleTests {
     func stalledIsRetriedAtMostAMinuteApart() async throws {
         let harness = RefreshHarness(failures.map { .fail($0) })
         harness.start()
-        for attempt in 1...8 {
-            try await harness.attempts(attempt)
-            try await harness.elapseWait()
-        }
-        try await harness.attempts(9)
+        try await harness.waitThroughAttempts(8)
         #expect(harness.clock.sleepLog.allSatisfy { $0 <= .seconds(60) })
         #expect(harness.states.values.count == 2)
-        await harness.stop()
-    }
-
-    @Test("the wait is cut short with an attempt at once when the network availability turns online")
-    func networkBackCutsShort() async throws {
-        let harness = RefreshHarness([.fail(failures[0])])
-        harness.start()
-        try await harness.attempts(1)
-        try await harness.asleep()
-        harness.monitor.setAppAvailability(true)
-        try await harness.attempts(2)
-        #expect(harness.clock.now.offset == .zero, "no time passed")
-        #expect(harness.clock.sleeperCount == 0, "the cut-short wait left no sleeper")
-        await harness.stop()
-    }
-
-    @Test("the wait is cut short with an attempt at once when enableNetwork() is called")
-    func enableNetworkCutsShort() async throws {
-        let harness = RefreshHarness([.fail(failures[0])])
-        harness.start()
-        try await harness.attempts(1)
-        try await harness.asleep()
-        harness.monitor.enableNetwork()
-        try await harness.attempts(2)
-        #expect(harness.clock.now.offset == .zero)
         await harness.stop()
     }
 
@@ -134,11 +93,7 @@ struct RefreshRetryScheduleTests {
     func stalledWaitCutShort() async throws {
         let harness = RefreshHarness(failures.prefix(6).map { .fail($0) })
         harness.start()
-        for attempt in 1...5 {
-            try await harness.attempts(attempt)
-            try await harness.elapseWait()
-        }
-        try await harness.attempts(6)
+        try await harness.waitThroughAttempts(5)
         try await harness.asleep()
         #expect(harness.clock.sleepLog.last == .seconds(60))
         harness.monitor.enableNetwork()
@@ -148,17 +103,34 @@ struct RefreshRetryScheduleTests {
         await harness.stop()
     }
 
-    @Test(
-        "the wait is cut short with an attempt at once when the session settles",
-        arguments: ["a stored session finishes restoring", "a user signs in"])
-    func sessionSettledCutsShort(_ how: String) async throws {
+    /// What ends a retry's wait at once.
+    enum WaitCut: String, CaseIterable, CustomTestStringConvertible {
+        case networkAvailabilityOnline = "the network availability turns online"
+        case enableNetwork = "enableNetwork() is called"
+        case sessionRestored = "the session settles: a stored session finishes restoring"
+        case signIn = "the session settles: a user signs in"
+
+        var testDescription: String { rawValue }
+
+        func apply(to harness: RefreshHarness) {
+            switch self {
+            case .networkAvailabilityOnline: harness.monitor.setAppAvailability(true)
+            case .enableNetwork: harness.monitor.enableNetwork()
+            case .sessionRestored, .signIn: harness.session.settle()
+            }
+        }
+    }
+
+    @Test("the wait is cut short with an attempt at once when", arguments: WaitCut.allCases)
+    func waitCutShort(_ cut: WaitCut) async throws {
         let harness = RefreshHarness([.fail(failures[0])])
         harness.start()
         try await harness.attempts(1)
         try await harness.asleep()
-        harness.session.settle()
+        cut.apply(to: harness)
         try await harness.attempts(2)
-        #expect(harness.clock.now.offset == .zero, "\(how): no time passed")
+        #expect(harness.clock.now.offset == .zero, "\(cut): no time passed")
+        #expect(harness.clock.sleeperCount == 0, "the cut-short wait left no sleeper")
         await harness.stop()
     }
 

@@ -35,11 +35,7 @@ struct RefreshSessionTests {
     func untrustedStaysRefreshing() async throws {
         let harness = RefreshHarness(Array(repeating: .answer(.emptyButUntrusted), count: 8))
         harness.start()
-        for attempt in 1...8 {
-            try await harness.attempts(attempt)
-            try await harness.elapseWait()
-        }
-        try await harness.attempts(9)
+        try await harness.waitThroughAttempts(8)
         #expect(harness.states.values == [.refreshing], "never Idle, never Stalled")
         #expect(
             harness.clock.sleepLog == [
@@ -55,11 +51,7 @@ struct RefreshSessionTests {
     func signInEndsUntrustedWait() async throws {
         let harness = RefreshHarness(Array(repeating: .answer(.emptyButUntrusted), count: 3))
         harness.start()
-        for attempt in 1...2 {
-            try await harness.attempts(attempt)
-            try await harness.elapseWait()
-        }
-        try await harness.attempts(3)
+        try await harness.waitThroughAttempts(2)
         try await harness.asleep()
         let before = harness.clock.now
         harness.fetch.push(.answer(.applied))
