@@ -34,21 +34,21 @@ struct StoreCreationTests {
 
     @Test("a creation cut short by a crash leaves no false corruption: its leftovers are removed at open")
     func interruptedCreation() async throws {
-        let folder = temporaryStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        // What a crash leaves behind: a new file before SQLite's first commit, and one half made.
-        let empty = folder.appendingPathComponent(StoreFiles.creationPrefix + UUID().uuidString)
-        try Data().write(to: empty)
-        let half = folder.appendingPathComponent(StoreFiles.creationPrefix + UUID().uuidString)
-        try Data("SQLite format 3\0".utf8).write(to: half)
-        try Data(repeating: 7, count: 4_096).write(to: URL(fileURLWithPath: half.path + "-journal"))
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            // What a crash leaves behind: a new file before SQLite's first commit, and one half made.
+            let empty = folder.appendingPathComponent(StoreFiles.creationPrefix + UUID().uuidString)
+            try Data().write(to: empty)
+            let half = folder.appendingPathComponent(StoreFiles.creationPrefix + UUID().uuidString)
+            try Data("SQLite format 3\0".utf8).write(to: half)
+            try Data(repeating: 7, count: 4_096).write(to: URL(fileURLWithPath: half.path + "-journal"))
 
-        let store = try Store.open(.directory(folder))
-        #expect(try Self.names(in: folder).allSatisfy { !$0.hasPrefix(StoreFiles.creationPrefix) })
-        try await store.queue.enqueue(sampleWrite())
-        #expect(try await store.queue.count() == 1)
-        await store.close()
+            let store = try Store.open(.directory(folder))
+            #expect(try Self.names(in: folder).allSatisfy { !$0.hasPrefix(StoreFiles.creationPrefix) })
+            try await store.queue.enqueue(sampleWrite())
+            #expect(try await store.queue.count() == 1)
+            await store.close()
+        }
     }
 
     @Test("a log left without its database (a reset cut short) is not replayed into a new store")
@@ -81,17 +81,17 @@ struct StoreCreationTests {
 struct StoreIncrementalVacuumTests {
     @Test("a new store's file gives freed pages back without a rebuild (auto_vacuum is incremental)")
     func newStoreHasIncrementalVacuum() async throws {
-        let folder = temporaryStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try Store.open(.directory(folder))
-        await store.close()
-        let check = try SQLiteConnection(path: folder.appendingPathComponent(Storage.fileName).path)
-        #expect(try check.query("PRAGMA auto_vacuum") { $0.integer(0) } == [2])
-        let memory = try Store.open(.inMemory)
-        let mode = try await memory.perform(writes: false) { connection throws(StoreError) in
-            try connection.query("PRAGMA auto_vacuum") { $0.integer(0) }
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
+            let store = try Store.open(.directory(folder))
+            await store.close()
+            let check = try SQLiteConnection(path: folder.appendingPathComponent(Storage.fileName).path)
+            #expect(try check.query("PRAGMA auto_vacuum") { $0.integer(0) } == [2])
+            let memory = try Store.open(.inMemory)
+            let mode = try await memory.perform(writes: false) { connection throws(StoreError) in
+                try connection.query("PRAGMA auto_vacuum") { $0.integer(0) }
+            }
+            #expect(mode == [2])
+            await memory.close()
         }
-        #expect(mode == [2])
-        await memory.close()
     }
 }

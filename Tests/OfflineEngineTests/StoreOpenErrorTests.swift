@@ -30,17 +30,17 @@ struct StoreOpenErrorTests {
 
     @Test("a file that is not a store is reported corrupt, and reset starts over")
     func garbage() async throws {
-        let folder = temporaryStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let noise = Data((0..<8_192).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) })
-        try noise.write(to: Self.databaseFile(in: folder))
-        Self.expectOpen(folder, throws: .corrupt)
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let noise = Data((0..<8_192).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) })
+            try noise.write(to: Self.databaseFile(in: folder))
+            Self.expectOpen(folder, throws: .corrupt)
 
-        try Store.reset(.directory(folder))
-        let store = try Store.open(.directory(folder))
-        #expect(try await store.queue.all().isEmpty)
-        await store.close()
+            try Store.reset(.directory(folder))
+            let store = try Store.open(.directory(folder))
+            #expect(try await store.queue.all().isEmpty)
+            await store.close()
+        }
     }
 
     @Test("a truncated file is reported corrupt", arguments: [50, 0.5])

@@ -117,38 +117,38 @@ struct ClientRefreshTests {
     @Test(
         "on a cold start the refresh reads Refreshing with cached rows on screen while the session restores")
     func coldStart() async throws {
-        let folder = clientStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let first = try await ClientFixture(tables: ["tasks": [["id": 1]]], storage: .directory(folder))
-        _ = try await first.client.from("tasks").select().fetch()
-        await first.client.disableNetwork()
-        _ = try await first.client.from("tasks").insert(["id": 2] as Row).execute()
-        await first.client.close()
+        try await withStoreFolder(clientStoreFolder()) { folder in
+            let first = try await ClientFixture(tables: ["tasks": [["id": 1]]], storage: .directory(folder))
+            _ = try await first.client.from("tasks").select().fetch()
+            await first.client.disableNetwork()
+            _ = try await first.client.from("tasks").insert(["id": 2] as Row).execute()
+            await first.client.close()
 
-        let gate = Gate()
-        let second = try await ClientFixture(
-            storage: .directory(folder), signedInAs: nil, server: first.server, probe: ServerProbe()
-        ) {
-            $0.restoreSession = {
-                await gate.wait()
-                return ClientFixture.session("user-1")
+            let gate = Gate()
+            let second = try await ClientFixture(
+                storage: .directory(folder), signedInAs: nil, server: first.server, probe: ServerProbe()
+            ) {
+                $0.restoreSession = {
+                    await gate.wait()
+                    return ClientFixture.session("user-1")
+                }
             }
+            let session = try await firstValue(of: second.client.session) { _ in true }
+            #expect(session == .restoring)
+            let stream = second.client.from("tasks").select().snapshots()
+            let snapshot = try await firstValue(of: stream) { _ in true }
+            #expect(snapshot.refresh == .refreshing)
+            // The cached rows, with the stored user's queued write laid over them.
+            #expect(snapshot.column("id") == ["1", "2"])
+            #expect(snapshot.hasPendingMutations)
+            #expect(snapshot.isFromCache)
+            #expect(second.probe.requests.isEmpty)
+            gate.open()
+            _ = try await firstValue(of: stream) { $0.refresh == .idle && !$0.hasPendingMutations }
+            #expect(second.gets.allSatisfy { $0.authorization == "Bearer token-user-1" })
+            #expect(second.writes.map(\.authorization) == ["Bearer token-user-1"])
+            await second.client.close()
         }
-        let session = try await firstValue(of: second.client.session) { _ in true }
-        #expect(session == .restoring)
-        let stream = second.client.from("tasks").select().snapshots()
-        let snapshot = try await firstValue(of: stream) { _ in true }
-        #expect(snapshot.refresh == .refreshing)
-        // The cached rows, with the stored user's queued write laid over them.
-        #expect(snapshot.column("id") == ["1", "2"])
-        #expect(snapshot.hasPendingMutations)
-        #expect(snapshot.isFromCache)
-        #expect(second.probe.requests.isEmpty)
-        gate.open()
-        _ = try await firstValue(of: stream) { $0.refresh == .idle && !$0.hasPendingMutations }
-        #expect(second.gets.allSatisfy { $0.authorization == "Bearer token-user-1" })
-        #expect(second.writes.map(\.authorization) == ["Bearer token-user-1"])
-        await second.client.close()
     }
 
     @Test("trusting only signed-in answers, an empty table read signed out stays Refreshing until rows come")

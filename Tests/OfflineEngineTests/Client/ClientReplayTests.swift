@@ -98,48 +98,50 @@ struct ClientReplayTests {
         "a 400, 403, 409 or 422 rejects the write: it leaves the queue and the lists, is kept with the server's reason until dismissed, and later writes go on",
         arguments: [(400, "PGRST102"), (403, "42501"), (409, "23503"), (422, "PGRST999")])
     func rejection(status: Int, code: String) async throws {
-        let folder = clientStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let fixture = try await ClientFixture(storage: .directory(folder))
-        let stream = fixture.client.from("tasks").select().snapshots()
-        _ = try await firstValue(of: stream) { $0.refresh == .idle }
-        await fixture.client.disableNetwork()
-        _ = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
-        _ = try await fixture.client.from("tasks").insert(["id": 2] as Row).execute()
-        _ = try await firstValue(of: stream) { $0.column("id") == ["1", "2"] }
-        fixture.probe.answer { request in
-            guard request.method == HTTPMethod.post, request.bodyRows.first?["id"] == 1 else { return nil }
-            return errorResponse(
-                status: status, code: code, message: "refused by the server", details: "the details",
-                hint: "the hint")
+        try await withStoreFolder(clientStoreFolder()) { folder in
+            let fixture = try await ClientFixture(storage: .directory(folder))
+            let stream = fixture.client.from("tasks").select().snapshots()
+            _ = try await firstValue(of: stream) { $0.refresh == .idle }
+            await fixture.client.disableNetwork()
+            _ = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
+            _ = try await fixture.client.from("tasks").insert(["id": 2] as Row).execute()
+            _ = try await firstValue(of: stream) { $0.column("id") == ["1", "2"] }
+            fixture.probe.answer { request in
+                guard request.method == HTTPMethod.post, request.bodyRows.first?["id"] == 1 else {
+                    return nil
+                }
+                return errorResponse(
+                    status: status, code: code, message: "refused by the server", details: "the details",
+                    hint: "the hint")
+            }
+            await fixture.client.enableNetwork()
+            let rejected = try await firstValue(of: fixture.client.rejectedMutations()) { !$0.isEmpty }
+            #expect(rejected.count == 1)
+            #expect(rejected.first?.rowIDs == ["1"])
+            #expect(rejected.first?.error.status == status)
+            #expect(rejected.first?.error.code == code)
+            #expect(rejected.first?.error.message == "refused by the server")
+            #expect(rejected.first?.error.details == "the details")
+            #expect(rejected.first?.error.hint == "the hint")
+            _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
+            #expect(await fixture.server.rows(of: "tasks") == [["id": 2]])
+            _ = try await firstValue(of: stream) { $0.column("id") == ["2"] }
+            await fixture.client.close()
+
+            let reopened = try await ClientFixture(
+                storage: .directory(folder), signedInAs: nil, server: fixture.server, probe: ServerProbe())
+            let kept = try await firstValue(of: reopened.client.rejectedMutations()) { _ in true }
+            #expect(kept.map(\.id) == rejected.map(\.id))
+            #expect(kept.first?.error.hint == "the hint")
+            if let id = kept.first?.id { try await reopened.client.dismissRejected(id) }
+            _ = try await firstValue(of: reopened.client.rejectedMutations()) { $0.isEmpty }
+            await reopened.client.close()
+
+            let again = try await ClientFixture(
+                storage: .directory(folder), signedInAs: nil, server: fixture.server, probe: ServerProbe())
+            #expect(try await firstValue(of: again.client.rejectedMutations()) { _ in true }.isEmpty)
+            await again.client.close()
         }
-        await fixture.client.enableNetwork()
-        let rejected = try await firstValue(of: fixture.client.rejectedMutations()) { !$0.isEmpty }
-        #expect(rejected.count == 1)
-        #expect(rejected.first?.rowIDs == ["1"])
-        #expect(rejected.first?.error.status == status)
-        #expect(rejected.first?.error.code == code)
-        #expect(rejected.first?.error.message == "refused by the server")
-        #expect(rejected.first?.error.details == "the details")
-        #expect(rejected.first?.error.hint == "the hint")
-        _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
-        #expect(await fixture.server.rows(of: "tasks") == [["id": 2]])
-        _ = try await firstValue(of: stream) { $0.column("id") == ["2"] }
-        await fixture.client.close()
-
-        let reopened = try await ClientFixture(
-            storage: .directory(folder), signedInAs: nil, server: fixture.server, probe: ServerProbe())
-        let kept = try await firstValue(of: reopened.client.rejectedMutations()) { _ in true }
-        #expect(kept.map(\.id) == rejected.map(\.id))
-        #expect(kept.first?.error.hint == "the hint")
-        if let id = kept.first?.id { try await reopened.client.dismissRejected(id) }
-        _ = try await firstValue(of: reopened.client.rejectedMutations()) { $0.isEmpty }
-        await reopened.client.close()
-
-        let again = try await ClientFixture(
-            storage: .directory(folder), signedInAs: nil, server: fixture.server, probe: ServerProbe())
-        #expect(try await firstValue(of: again.client.rejectedMutations()) { _ in true }.isEmpty)
-        await again.client.close()
     }
 
     @Test("a replayed insert whose first answer was lost is not applied twice and not reported rejected")

@@ -22,22 +22,23 @@ struct LiveReadTests {
 
     @Test("cached rows come at once, from the cache with their fetch time, when the server is unreachable")
     func cachedRowsAtOnce() async throws {
-        let folder = clientStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let first = try await ClientFixture(
-            tables: ["tasks": [["id": 1, "title": "a"]]], storage: .directory(folder))
-        _ = try await first.client.from("tasks").select().fetch()
-        await first.client.close()
+        try await withStoreFolder(clientStoreFolder()) { folder in
+            let first = try await ClientFixture(
+                tables: ["tasks": [["id": 1, "title": "a"]]], storage: .directory(folder))
+            _ = try await first.client.from("tasks").select().fetch()
+            await first.client.close()
 
-        await first.server.setReachable(false)
-        let second = try await ClientFixture(
-            storage: .directory(folder), signedInAs: nil, server: first.server, probe: ServerProbe())
-        let snapshot = try await firstValue(of: second.client.from("tasks").select().snapshots()) { _ in true
+            await first.server.setReachable(false)
+            let second = try await ClientFixture(
+                storage: .directory(folder), signedInAs: nil, server: first.server, probe: ServerProbe())
+            let snapshot = try await firstValue(of: second.client.from("tasks").select().snapshots()) { _ in
+                true
+            }
+            #expect(snapshot.column("title") == ["a"])
+            #expect(snapshot.isFromCache)
+            #expect(snapshot.fetchedAt != nil)
+            await second.client.close()
         }
-        #expect(snapshot.column("title") == ["a"])
-        #expect(snapshot.isFromCache)
-        #expect(snapshot.fetchedAt != nil)
-        await second.client.close()
     }
 
     @Test("a live read asks the server when it starts, even with rows cached")
