@@ -20,8 +20,7 @@ struct RefreshRetryScheduleTests {
 
     @Test("a failing refresh sleeps 300 ms, 900 ms, 2.4 s, 5 s, 15 s, 60 s, 60 s on the clock")
     func scheduleOnTheClock() async throws {
-        let harness = RefreshHarness(failures.prefix(7).map { .fail($0) })
-        harness.start()
+        let harness = RefreshHarness.started(failures.prefix(7).map { .fail($0) })
         try await harness.waitThroughAttempts(7)
         #expect(
             harness.clock.sleepLog == [
@@ -33,8 +32,7 @@ struct RefreshRetryScheduleTests {
 
     @Test("it reads Stalled only at the fourth failure in a row, not the third")
     func fourthFailureStalls() async throws {
-        let harness = RefreshHarness(failures.prefix(3).map { .fail($0) })
-        harness.start()
+        let harness = RefreshHarness.started(failures.prefix(3).map { .fail($0) })
         try await harness.waitThroughAttempts(3)
         #expect(harness.states.values == [.refreshing], "three failures are not a stall")
         harness.fetch.push(.fail(failures[3]))
@@ -49,9 +47,7 @@ struct RefreshRetryScheduleTests {
             .fail(failures[0]), .fail(failures[1]), .answer(.refused(askAgain: true)),
             .fail(failures[2]), .fail(failures[3]),
         ]
-        let harness = RefreshHarness(script)
-        harness.start()
-        try await harness.attempts(1)
+        let harness = try await RefreshHarness.inFirstAttempt(script)
         try await harness.elapseWait()
         try await harness.attempts(2)
         try await harness.elapseWait()
@@ -69,8 +65,7 @@ struct RefreshRetryScheduleTests {
 
     @Test("Stalled.cause is the failure that stalled it; later, different failures do not replace it")
     func causeIsKept() async throws {
-        let harness = RefreshHarness(failures.prefix(6).map { .fail($0) })
-        harness.start()
+        let harness = RefreshHarness.started(failures.prefix(6).map { .fail($0) })
         try await harness.waitThroughAttempts(6)
         let states = harness.states.values
         #expect(states.count == 2, "one Stalled, not one per failure: \(states)")
@@ -81,8 +76,7 @@ struct RefreshRetryScheduleTests {
 
     @Test("a Stalled refresh is still tried, at most a minute apart")
     func stalledIsRetriedAtMostAMinuteApart() async throws {
-        let harness = RefreshHarness(failures.map { .fail($0) })
-        harness.start()
+        let harness = RefreshHarness.started(failures.map { .fail($0) })
         try await harness.waitThroughAttempts(8)
         #expect(harness.clock.sleepLog.allSatisfy { $0 <= .seconds(60) })
         #expect(harness.states.values.count == 2)
@@ -91,8 +85,7 @@ struct RefreshRetryScheduleTests {
 
     @Test("a Stalled refresh's minute-long wait is cut short when the network comes back")
     func stalledWaitCutShort() async throws {
-        let harness = RefreshHarness(failures.prefix(6).map { .fail($0) })
-        harness.start()
+        let harness = RefreshHarness.started(failures.prefix(6).map { .fail($0) })
         try await harness.waitThroughAttempts(5)
         try await harness.asleep()
         #expect(harness.clock.sleepLog.last == .seconds(60))
@@ -123,9 +116,7 @@ struct RefreshRetryScheduleTests {
 
     @Test("the wait is cut short with an attempt at once when", arguments: WaitCut.allCases)
     func waitCutShort(_ cut: WaitCut) async throws {
-        let harness = RefreshHarness([.fail(failures[0])])
-        harness.start()
-        try await harness.attempts(1)
+        let harness = try await RefreshHarness.inFirstAttempt([.fail(failures[0])])
         try await harness.asleep()
         cut.apply(to: harness)
         try await harness.attempts(2)
@@ -136,9 +127,7 @@ struct RefreshRetryScheduleTests {
 
     @Test("the network coming back during an attempt that then fails means the next one goes at once")
     func networkBackDuringAttempt() async throws {
-        let harness = RefreshHarness()
-        harness.start()
-        try await harness.attempts(1)
+        let harness = try await RefreshHarness.inFirstAttempt()
         harness.monitor.setAppAvailability(true)
         harness.fetch.push(.fail(failures[0]))
         // Whether the event is seen before or after the failure, the next attempt needs no time.

@@ -52,6 +52,20 @@ final class RefreshHarness: Sendable {
         }
     }
 
+    /// A harness whose refresh runs already.
+    static func started(_ script: [ScriptedAttempt] = [], restoring: Bool = false) -> RefreshHarness {
+        let harness = RefreshHarness(script, restoring: restoring)
+        harness.start()
+        return harness
+    }
+
+    /// A harness whose refresh runs and has started its first attempt.
+    static func inFirstAttempt(_ script: [ScriptedAttempt] = []) async throws -> RefreshHarness {
+        let harness = started(script)
+        try await harness.attempts(1)
+        return harness
+    }
+
     func start() {
         let refresher = refresher
         task.withLock { $0 = Task { await refresher.run() } }
