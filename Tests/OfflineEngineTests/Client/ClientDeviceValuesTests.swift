@@ -8,18 +8,6 @@ import Testing
 /// sent, a time shown only), and a queued write whose rows do not decode says it is queued.
 @Suite("Rows made offline: values made on the device")
 struct ClientDeviceValuesTests {
-    /// A channel as an app decodes it: the server makes `id` and `created_at`.
-    struct Channel: Decodable, Equatable {
-        let id: UUID
-        let name: String
-        let createdAt: Date
-
-        enum CodingKeys: String, CodingKey {
-            case id, name
-            case createdAt = "created_at"
-        }
-    }
-
     private static let channels = TableSettings(key: ["id"], madeOnDevice: ["id": .uuid, "created_at": .now])
 
     @Test(

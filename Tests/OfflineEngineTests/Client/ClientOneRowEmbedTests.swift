@@ -6,14 +6,14 @@ import Testing
 
 /// A message as a chat app decodes it: its author embedded, non-optional.
 private struct Message: Decodable, Hashable {
+    var id: String
+    var text: String
+    var user: Author
+
     struct Author: Decodable, Hashable {
         var id: String
         var name: String
     }
-
-    var id: String
-    var text: String
-    var user: Author
 }
 
 /// A message whose author may be missing, as the reference's tip decodes one.
