@@ -83,9 +83,7 @@ struct ConnectivitySpecs {
         Scenario(
             "close() does not lose the queue: the writes replay on the next launch",
             diskOnly: true,
-            steps: [
-                .networkDown,
-                .insert(["id": 1], ends: .queued),
+            steps: Step.queuedOffline(["id": 1]) + [
                 .close,
                 .relaunch,
                 .networkUp,

@@ -31,9 +31,7 @@ struct DeviceRowsSpecs {
         Scenario(
             "a key made on the device is sent: the server stores the same value",
             settings: deviceKeys,
-            steps: [
-                .networkDown,
-                .insert(["title": "x"], ends: .queued),
+            steps: Step.queuedOffline(["title": "x"]) + [
                 .networkUp,
                 .queue(0),
                 .rejected([]),
@@ -42,9 +40,7 @@ struct DeviceRowsSpecs {
         Scenario(
             "with a key made on the device, a lost answer is settled by reading the key back, not rejected",
             settings: deviceKeys,
-            steps: [
-                .networkDown,
-                .insert(["title": "x"], ends: .queued),
+            steps: Step.queuedOffline(["title": "x"]) + [
                 .answer(.post(), .lost),
                 .networkUp,
                 .advance(.milliseconds(300)),

@@ -27,9 +27,7 @@ struct ReplaySpecs {
         Scenario(
             "owner-less writes are claimed by the first user who signs in",
             user: nil,
-            steps: [
-                .networkDown,
-                .insert(["id": 1], ends: .queued),
+            steps: Step.queuedOffline(["id": 1]) + [
                 .signIn("u1"),
                 .networkUp,
                 .queue(0),
@@ -38,9 +36,7 @@ struct ReplaySpecs {
         Scenario(
             "owner-less writes are sent with whatever session is current",
             user: nil,
-            steps: [
-                .networkDown,
-                .insert(["id": 1], ends: .queued),
+            steps: Step.queuedOffline(["id": 1]) + [
                 .networkUp,
                 .queue(0),
                 .sent(.post().by("anon"), 1),
@@ -48,9 +44,7 @@ struct ReplaySpecs {
             ]),
         Scenario(
             "a transport failure stops the pass; it is tried again on the refresh schedule",
-            steps: [
-                .networkDown,
-                .insert(["id": 1], ends: .queued),
+            steps: Step.queuedOffline(["id": 1]) + [
                 .answer(.post(), .transportFailure, times: 2),
                 .networkUp,
                 .advance(.milliseconds(300)), .advance(.milliseconds(900)),
@@ -80,9 +74,7 @@ struct ReplaySpecs {
             ]),
         Scenario(
             "the replay is tried again at once when the network comes back",
-            steps: [
-                .networkDown,
-                .insert(["id": 1], ends: .queued),
+            steps: Step.queuedOffline(["id": 1]) + [
                 .networkUp,
                 .queue(0),
                 .sleeps([]),
@@ -141,9 +133,7 @@ struct ReplaySpecs {
             ]),
         Scenario(
             "after a rejection, later writes go on",
-            steps: [
-                .networkDown,
-                .insert(["id": 1], ends: .queued),
+            steps: Step.queuedOffline(["id": 1]) + [
                 .insert(["id": 2], ends: .queued),
                 .write(.update("tasks", set: ["title": "x"], where: .eq("id", 2)), ends: .queued),
                 .answer(.post().carrying(1), .reject(403, "42501"), times: 5),
@@ -160,9 +150,7 @@ struct ReplaySpecs {
             ]),
         Scenario(
             "a checking read that fails is a transient failure, never \"not applied\"",
-            steps: [
-                .networkDown,
-                .insert(["id": 1, "title": "a"], ends: .queued),
+            steps: Step.queuedOffline(["id": 1, "title": "a"]) + [
                 .answer(.post(), .lost),
                 .answer(.get(), .reject(500, "XX000")),
                 .networkUp,

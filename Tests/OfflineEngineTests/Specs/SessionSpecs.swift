@@ -120,9 +120,7 @@ struct SessionSpecs {
         Scenario(
             "clearLocalData() wipes the replay log: a replayed write no longer shows",
             tables: SpecRows.one,
-            steps: [
-                .networkDown,
-                .insert(["id": 2], ends: .queued),
+            steps: Step.queuedOffline(["id": 2]) + [
                 .answer(.post(), .empty(201)),
                 .networkUp,
                 .queue(0),

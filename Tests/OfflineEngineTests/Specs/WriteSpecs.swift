@@ -15,9 +15,7 @@ struct WriteSpecs {
             ]),
         Scenario(
             ".offlineFirst: persisted in the queue when the network is known down",
-            steps: [
-                .networkDown,
-                .insert(["id": 1], ends: .queued),
+            steps: Step.queuedOffline(["id": 1]) + [
                 .queue(1),
                 .sent(.writes, 0),
             ]),
@@ -38,9 +36,7 @@ struct WriteSpecs {
             ]),
         Scenario(
             "a write never overtakes an earlier queued write of its owner",
-            steps: [
-                .networkDown,
-                .insert(["id": 1, "title": "a"], ends: .queued),
+            steps: Step.queuedOffline(["id": 1, "title": "a"]) + [
                 .write(.update("tasks", set: ["title": "b"], where: .eq("id", 1)), ends: .queued),
                 .write(.delete("tasks", where: .eq("id", 1)), ends: .queued),
                 .networkUp,
@@ -95,9 +91,7 @@ struct WriteSpecs {
         Scenario(
             "execute() returns only after a queued write is durable: a crash after it returns loses nothing",
             diskOnly: true,
-            steps: [
-                .networkDown,
-                .insert(["id": 1], ends: .queued),
+            steps: Step.queuedOffline(["id": 1]) + [
                 .insert(["id": 2], ends: .queued),
                 .relaunch,
                 .queue(2),
@@ -128,9 +122,7 @@ struct WriteSpecs {
             ]),
         Scenario(
             "a queued write's pending mutation lists its rows for the app's marks",
-            steps: [
-                .networkDown,
-                .insert(["id": 1], ["id": 2], ends: .queued),
+            steps: Step.queuedOffline(["id": 1], ["id": 2]) + [
                 .pending("tasks", ["1", "2"]),
                 .networkUp,
                 .pending("tasks", []),
