@@ -20,9 +20,7 @@ struct ClientRefreshTests {
     @Test("a failing refresh retries after 300 ms, 900 ms and 2.4 s and reads Stalled at the fourth failure")
     func stallsAfterFourthFailure() async throws {
         let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]])
-        fixture.probe.answer { request in
-            request.method == .get ? errorResponse(status: 500, code: "XX000") : nil
-        }
+        fixture.probe.failReads()
         let read = fixture.client.from("tasks").select()
         let stream = read.snapshots()
         let delays: [Duration] = [.milliseconds(300), .milliseconds(900), .milliseconds(2400)]
@@ -66,9 +64,7 @@ struct ClientRefreshTests {
     @Test("a refresh still gets the transport's retries of a 503 after 1 s, 2 s and 4 s")
     func refreshKeepsStatusRetries() async throws {
         let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]])
-        fixture.probe.answer { request in
-            request.method == .get ? errorResponse(status: 503, code: "PGRST002") : nil
-        }
+        fixture.probe.failReads(status: 503, code: "PGRST002")
         let stream = fixture.client.from("tasks").select().snapshots()
         for (attempt, delay) in [Duration.seconds(1), .seconds(2), .seconds(4)].enumerated() {
             try await fixture.sleepers(atLeast: 1)
@@ -100,9 +96,7 @@ struct ClientRefreshTests {
     @Test("enableNetwork cuts a retry wait short with an attempt at once")
     func enableNetworkCutsWaitShort() async throws {
         let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]])
-        fixture.probe.answer { request in
-            request.method == .get ? errorResponse(status: 500, code: "XX000") : nil
-        }
+        fixture.probe.failReads()
         let stream = fixture.client.from("tasks").select().snapshots()
         try await fixture.sleepers(atLeast: 1)
         #expect(fixture.gets.count == 1)
@@ -125,13 +119,10 @@ struct ClientRefreshTests {
             await first.client.close()
 
             let gate = Gate()
-            let second = try await ClientFixture(
-                storage: .directory(folder), signedInAs: nil, server: first.server, probe: ServerProbe()
+            let second = try await ClientFixture.relaunched(
+                in: folder, server: first.server, restoringAfter: gate
             ) {
-                $0.restoreSession = {
-                    await gate.wait()
-                    return ClientFixture.session("user-1")
-                }
+                ClientFixture.session("user-1")
             }
             let session = try await firstValue(of: second.client.session) { _ in true }
             #expect(session == .restoring)

@@ -25,13 +25,10 @@ struct ClientSessionRestoreTests {
             await first.server.setRows([["id": 1, "title": "a"], ["id": 2, "title": "b"]], of: "tasks")
             let gate = Gate()
             let restored = AuthSession(accessToken: "token-restored", userID: "user-1")
-            let second = try await ClientFixture(
-                storage: .directory(folder), signedInAs: nil, server: first.server, probe: ServerProbe()
+            let second = try await ClientFixture.relaunched(
+                in: folder, server: first.server, restoringAfter: gate
             ) {
-                $0.restoreSession = {
-                    await gate.wait()
-                    return restored
-                }
+                restored
             }
             let stream = second.client.from("tasks").select().snapshots()
             let cached = try await firstValue(of: stream) { _ in true }
@@ -78,13 +75,10 @@ struct ClientSessionRestoreTests {
         try await withStoreFolder(clientStoreFolder()) { folder in
             let first = try await Self.previousClient(folder)
             let gate = Gate()
-            let second = try await ClientFixture(
-                storage: .directory(folder), signedInAs: nil, server: first.server, probe: ServerProbe()
+            let second = try await ClientFixture.relaunched(
+                in: folder, server: first.server, restoringAfter: gate
             ) {
-                $0.restoreSession = {
-                    await gate.wait()
-                    return ClientFixture.session("user-1")
-                }
+                ClientFixture.session("user-1")
             }
             _ = try await withTimeout(10) { try await gate.arrivals.values(atLeast: 1) }
             try await second.client.signIn(ClientFixture.session("user-2"))

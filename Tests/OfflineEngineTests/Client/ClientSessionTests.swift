@@ -14,13 +14,10 @@ struct ClientSessionTests {
             let first = try await ClientFixture(storage: .directory(folder))
             await first.client.close()
             let gate = Gate()
-            let second = try await ClientFixture(
-                storage: .directory(folder), signedInAs: nil, server: first.server, probe: ServerProbe()
+            let second = try await ClientFixture.relaunched(
+                in: folder, server: first.server, restoringAfter: gate
             ) {
-                $0.restoreSession = {
-                    await gate.wait()
-                    throw RestoreFailure()
-                }
+                throw RestoreFailure()
             }
             let log = AsyncLog<SessionState>()
             let reader = collect(second.client.session, into: log)

@@ -148,9 +148,7 @@ struct LiveReadTests {
     @Test("cancelling the reader's task ends its refresh loop and leaves nothing running")
     func cancellingEndsRefresh() async throws {
         let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]])
-        fixture.probe.answer { request in
-            request.method == .get ? errorResponse(status: 500, code: "XX000") : nil
-        }
+        fixture.probe.failReads()
         let reader = collect(fixture.client.from("tasks").select().snapshots(), into: AsyncLog())
         try await fixture.sleepers(atLeast: 1)
         reader.cancel()
