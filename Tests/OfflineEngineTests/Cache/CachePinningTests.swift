@@ -95,8 +95,7 @@ struct CachePinningTests {
             let first = try await ClientFixture(storage: .directory(folder), server: server)
             for n in 1...20 { _ = try await first.client.from("plain").select().neq("id", value: -n).fetch() }
             _ = try await first.client.from("queued").select().fetch()
-            await first.client.disableNetwork()
-            _ = try await first.client.from("queued").insert(["id": 9, "body": "new"] as Row).execute()
+            try await first.client.insertOffline(["id": 9, "body": "new"], into: "queued")
             await first.client.close()
 
             await server.setReachable(false)

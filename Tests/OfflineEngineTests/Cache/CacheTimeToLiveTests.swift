@@ -96,8 +96,7 @@ struct CacheTimeToLiveTests {
             let wallTime = WallTime()
             let first = try await Self.launch(folder, server, wallTime)
             _ = try await first.client.from("rates").select().fetch()
-            await first.client.disableNetwork()
-            _ = try await first.client.from("rates").insert(["id": 7, "body": "queued"] as Row).execute()
+            try await first.client.insertOffline(["id": 7, "body": "queued"], into: "rates")
             await first.client.close()
 
             wallTime.set(secondsAfterStart: 120)

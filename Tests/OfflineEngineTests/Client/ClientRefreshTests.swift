@@ -114,8 +114,7 @@ struct ClientRefreshTests {
         try await withStoreFolder(clientStoreFolder()) { folder in
             let first = try await ClientFixture(tables: ["tasks": [["id": 1]]], storage: .directory(folder))
             _ = try await first.client.from("tasks").select().fetch()
-            await first.client.disableNetwork()
-            _ = try await first.client.from("tasks").insert(["id": 2] as Row).execute()
+            try await first.client.insertOffline(["id": 2])
             await first.client.close()
 
             let gate = Gate()

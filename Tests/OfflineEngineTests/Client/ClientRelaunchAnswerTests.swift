@@ -9,8 +9,7 @@ struct ClientRelaunchAnswerTests {
     func inFlightAtRelaunch() async throws {
         try await withStoreFolder(clientStoreFolder()) { folder in
             let first = try await ClientFixture(storage: .directory(folder))
-            await first.client.disableNetwork()
-            _ = try await first.client.from("tasks").insert(["title": "no id"] as Row).execute()
+            try await first.client.insertOffline(["title": "no id"])
             _ = try await first.client.from("tasks").insert(["id": 7, "title": "keyed"] as Row).execute()
             // Both were sent and the app died before an answer: the server applied them.
             let store = first.client.store

@@ -56,8 +56,7 @@ struct ClientSessionTests {
         try await withStoreFolder(clientStoreFolder()) { folder in
             let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]], storage: .directory(folder))
             _ = try await fixture.client.from("tasks").select().fetch()
-            await fixture.client.disableNetwork()
-            _ = try await fixture.client.from("tasks").insert(["id": 2] as Row).execute()
+            try await fixture.client.insertOffline(["id": 2])
             _ = try await fixture.client.from("tasks").insert(["id": 3] as Row).execute()
             fixture.probe.answer { request in
                 request.bodyRows.contains { $0["id"] == 3 }
@@ -66,8 +65,7 @@ struct ClientSessionTests {
             await fixture.client.enableNetwork()
             _ = try await firstValue(of: fixture.client.rejectedMutations()) { $0.count == 1 }
             #expect(try await fixture.client.store.replayLog.writes(table: "tasks").count == 1)
-            await fixture.client.disableNetwork()
-            _ = try await fixture.client.from("tasks").insert(["id": 4] as Row).execute()
+            try await fixture.client.insertOffline(["id": 4])
 
             try await fixture.client.clearLocalData()
             let store = fixture.client.store

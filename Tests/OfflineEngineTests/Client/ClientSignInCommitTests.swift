@@ -14,8 +14,7 @@ struct ClientSignInCommitTests {
     private static func signedOutWithAWrite(_ sharing: CacheSharing) async throws -> ClientFixture {
         let fixture = try await ClientFixture(signedInAs: nil) { $0.sharing = sharing }
         _ = try await firstValue(of: fixture.client.session) { $0 != .restoring }
-        await fixture.client.disableNetwork()
-        _ = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
+        try await fixture.client.insertOffline(["id": 1])
         return fixture
     }
 

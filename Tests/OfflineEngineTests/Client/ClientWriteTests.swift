@@ -140,14 +140,8 @@ struct ClientWriteTests {
         let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]])
         let stream = fixture.client.from("tasks").select().snapshots()
         _ = try await firstValue(of: stream) { $0.refresh == .idle }
-        let server = fixture.server
-        let unreadable = Turns(1)
-        fixture.probe.answer { request in
-            guard request.method == .post, unreadable.take()
-            else { return nil }
-            await server.setRows(await server.rows(of: "tasks") + request.bodyRows, of: "tasks")
-            return HTTPResponse(
-                status: 201, headers: ["Content-Type": "application/json"], body: Data("[{".utf8))
+        fixture.applyingFirstInsert {
+            HTTPResponse(status: 201, headers: ["Content-Type": "application/json"], body: Data("[{".utf8))
         }
         let result = try await fixture.client.from("tasks").insert(["id": 2] as Row).select().execute()
             .outcome

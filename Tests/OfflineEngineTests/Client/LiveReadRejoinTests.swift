@@ -35,8 +35,7 @@ struct LiveReadRejoinTests {
             await fixture.client.engine.state.currentFacts(of: TableID(read.query)).answers == 1
         }
         // Offline, the next screen reads: the next run of the refresh pauses at once.
-        await fixture.client.disableNetwork()
-        _ = try await fixture.client.from("tasks").insert(["id": 2, "title": "two"] as Row).execute()
+        try await fixture.client.insertOffline(["id": 2, "title": "two"])
         let next = LiveList(read)
         defer { next.stop() }
         let shown = try await next.first { $0.refresh == .paused && $0.result != nil }

@@ -66,8 +66,7 @@ struct LiveReadTests {
         _ = try await fixture.client.from("tasks").insert(["id": 2, "title": "b"] as Row).execute()
         _ = try await firstValue(of: stream) { $0.column("title") == ["a", "b"] && !$0.hasPendingMutations }
         // Pending writes: a queued one.
-        await fixture.client.disableNetwork()
-        _ = try await fixture.client.from("tasks").insert(["id": 3, "title": "c"] as Row).execute()
+        try await fixture.client.insertOffline(["id": 3, "title": "c"])
         _ = try await firstValue(of: stream) {
             $0.hasPendingMutations && $0.column("title") == ["a", "b", "c"]
         }
@@ -95,8 +94,7 @@ struct LiveReadTests {
         }
         // Republishing with nothing changed: the same user signs in again, another table is written.
         try await fixture.client.signIn(ClientFixture.session("user-1"))
-        await fixture.client.disableNetwork()
-        _ = try await fixture.client.from("notes").insert(["id": 9] as Row).execute()
+        try await fixture.client.insertOffline(["id": 9], into: "notes")
         try await fixture.client.signIn(ClientFixture.session("user-1"))
         // A real change ends the run.
         _ = try await fixture.client.from("tasks").insert(["id": 2, "title": "b"] as Row).execute()
