@@ -158,11 +158,7 @@ struct ClientRefreshTests {
         #expect(log.values.allSatisfy { $0.refresh == RefreshState.refreshing && $0.result == nil })
         await fixture.server.setRows([["id": 1]], of: "tasks")
         fixture.clock.advance(by: .seconds(60))
-        try await withTimeout(30) {
-            while log.values.last?.refresh != RefreshState.idle {
-                _ = try await log.values(atLeast: log.values.count + 1)
-            }
-        }
+        try await log.waitForLatest { $0.refresh == .idle }
         #expect(log.values.last?.column("id") == ["1"])
         reader.cancel()
         await fixture.client.close()

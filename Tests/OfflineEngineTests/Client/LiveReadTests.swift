@@ -98,11 +98,7 @@ struct LiveReadTests {
         try await fixture.client.signIn(ClientFixture.session("user-1"))
         // A real change ends the run.
         _ = try await fixture.client.from("tasks").insert(["id": 2, "title": "b"] as Row).execute()
-        try await withTimeout(30) {
-            while !(log.values.last?.column("title") == ["a", "b"]) {
-                _ = try await log.values(atLeast: log.values.count + 1)
-            }
-        }
+        try await log.waitForLatest { $0.column("title") == ["a", "b"] }
         let seen = log.values
         for (earlier, later) in zip(seen, seen.dropFirst()) {
             #expect(earlier != later)
@@ -128,11 +124,7 @@ struct LiveReadTests {
         try await eventually { fixture.client.liveReaders(of: key) == 3 }
         gate.open()
         for (log, _) in readers {
-            try await withTimeout(30) {
-                while log.values.last?.refresh != RefreshState.idle {
-                    _ = try await log.values(atLeast: log.values.count + 1)
-                }
-            }
+            try await log.waitForLatest { $0.refresh == .idle }
             #expect(log.values.last?.column("title") == ["a"])
         }
         #expect(fixture.gets.count == 1)
