@@ -12,21 +12,21 @@ struct StoreFilePermissionTests {
 
     @Test("the folder is 0700 and the database and its -wal file are 0600; no shared-memory file")
     func ownerOnly() async throws {
-        let base = temporaryStoreFolder()
-        defer { try? FileManager.default.removeItem(at: base) }
-        let folder = base.appendingPathComponent("nested")
-        let store = try Store.open(.directory(folder))
-        try await store.queue.enqueue(sampleWrite())
-        #expect(try Self.permissions(folder) == 0o700)
-        for suffix in ["", "-wal"] {
-            let file = folder.appendingPathComponent(Storage.fileName + suffix)
-            #expect(FileManager.default.fileExists(atPath: file.path), "\(suffix) exists")
-            #expect(try Self.permissions(file) == 0o600, "\(suffix) is owner-only")
+        try await withStoreFolder(temporaryStoreFolder()) { base in
+            let folder = base.appendingPathComponent("nested")
+            let store = try Store.open(.directory(folder))
+            try await store.queue.enqueue(sampleWrite())
+            #expect(try Self.permissions(folder) == 0o700)
+            for suffix in ["", "-wal"] {
+                let file = folder.appendingPathComponent(Storage.fileName + suffix)
+                #expect(FileManager.default.fileExists(atPath: file.path), "\(suffix) exists")
+                #expect(try Self.permissions(file) == 0o600, "\(suffix) is owner-only")
+            }
+            #expect(
+                !FileManager.default.fileExists(
+                    atPath: folder.appendingPathComponent(Storage.fileName + "-shm").path))
+            await store.close()
         }
-        #expect(
-            !FileManager.default.fileExists(
-                atPath: folder.appendingPathComponent(Storage.fileName + "-shm").path))
-        await store.close()
     }
 
     @Test("an existing, too-open store file is tightened to 0600; the journal is WAL")

@@ -147,13 +147,13 @@ struct StorePersistenceTests {
 
     @Test("opening in the background reports the same typed errors")
     func backgroundOpenErrors() async throws {
-        let base = temporaryStoreFolder()
-        defer { try? FileManager.default.removeItem(at: base) }
-        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
-        let plainFile = base.appendingPathComponent("not-a-folder")
-        try Data("x".utf8).write(to: plainFile)
-        await #expect(throws: StoreError.unreadable) {
-            try await Store.openInBackground(.directory(plainFile))
+        try await withStoreFolder(temporaryStoreFolder()) { base in
+            try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+            let plainFile = base.appendingPathComponent("not-a-folder")
+            try Data("x".utf8).write(to: plainFile)
+            await #expect(throws: StoreError.unreadable) {
+                try await Store.openInBackground(.directory(plainFile))
+            }
         }
     }
 
