@@ -93,9 +93,7 @@ struct ConnectivitySpecs {
         Scenario(
             "a relaunch shows the cached rows and the queued writes before any answer",
             tables: SpecRows.one, diskOnly: true,
-            steps: Step.liveAll + [
-                .networkDown,
-                .insert(["id": 2], ends: .queued),
+            steps: Step.liveAll + Step.queuedOffline(["id": 2]) + [
                 .relaunch,
                 .sawFirst("all", Shows(ids: [1, 2], fromCache: true, pending: true)),
                 .see("all", .paused),

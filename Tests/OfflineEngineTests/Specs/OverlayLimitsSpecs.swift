@@ -54,10 +54,8 @@ struct OverlayLimitsSpecs {
         Scenario(
             "a queued row carries only the columns it wrote",
             tables: SpecRows.one,
-            steps: Step.liveAll + [
-                .networkDown,
-                .insert(["id": 2], ends: .queued),
-                .see("all", Shows("title", ["a", "-"], pending: true)),
+            steps: Step.liveAll + Step.queuedOffline(["id": 2]) + [
+                .see("all", Shows("title", ["a", "-"], pending: true))
             ]),
         Scenario(
             "in a list that renames a column, a queued row shows under the name it was written with",
@@ -167,10 +165,8 @@ struct OverlayLimitsSpecs {
         Scenario(
             "tip: write id yourself; a queued row lacks the columns the server fills in until fetched again",
             tables: SpecRows.one,
-            steps: Step.liveAll + [
-                .networkDown,
-                .insert(["id": 2, "title": "b"], ends: .queued),
-                .see("all", Shows("done", ["false", "-"], pending: true)),
+            steps: Step.liveAll + Step.queuedOffline(["id": 2, "title": "b"]) + [
+                .see("all", Shows("done", ["false", "-"], pending: true))
             ]),
         Scenario(
             "a table keeps at most its newest 1,000 replayed writes: past that, the oldest go whether or not every list has seen them",

@@ -104,9 +104,7 @@ struct ReplayAnswerSpecs {
         Scenario(
             "a replayed write retires once each cached list of its table was fetched after it",
             tables: SpecRows.one,
-            steps: Step.liveAll + [
-                .networkDown,
-                .insert(["id": 2], ends: .queued),
+            steps: Step.liveAll + Step.queuedOffline(["id": 2]) + [
                 .networkUp,
                 .queue(0),
                 .see("all", Shows(ids: [1, 2], pending: false, refresh: .idle)),

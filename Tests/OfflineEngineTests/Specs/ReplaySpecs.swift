@@ -110,9 +110,7 @@ struct ReplaySpecs {
         Scenario(
             "a rejected write leaves the overlay",
             tables: SpecRows.one,
-            steps: Step.liveAll + [
-                .networkDown,
-                .insert(["id": 2], ends: .queued),
+            steps: Step.liveAll + Step.queuedOffline(["id": 2]) + [
                 .see("all", ids: [1, 2]),
                 .answer(.post(), .reject(403, "42501")),
                 .networkUp,

@@ -84,9 +84,7 @@ struct SessionSpecs {
         Scenario(
             "after signing out, the signed-out user's writes are not laid over",
             tables: SpecRows.one,
-            steps: Step.liveAll + [
-                .networkDown,
-                .insert(["id": 2], ends: .queued),
+            steps: Step.liveAll + Step.queuedOffline(["id": 2]) + [
                 .see("all", ids: [1, 2]),
                 .signOut,
                 .pending("tasks", []),
