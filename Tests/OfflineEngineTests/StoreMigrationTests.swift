@@ -6,6 +6,14 @@ import Testing
 @Suite("Store schema migration")
 struct StoreMigrationTests {
     /// The version-1 layout, written out literally as the first release shipped it.
+    /// The migrated cache's owner's list `k` (each user's lists are kept apart from version 6
+    /// on), checked to hold the stored row with its numbers exact.
+    private static func ownersList(in store: Store) async throws -> StoredList {
+        let list = try #require(try await store.lists(of: "user-1").list(key: "k"))
+        #expect(JSONText.string(.array(list.rows.map(\.json))) == #"[{"id":9007199254740993,"price":1.50}]"#)
+        return list
+    }
+
     private static let version1 = """
         CREATE TABLE lists (key TEXT PRIMARY KEY NOT NULL, schema_name TEXT NOT NULL,
             table_name TEXT NOT NULL, rows BLOB NOT NULL, fetched_at REAL NOT NULL);
@@ -43,10 +51,7 @@ struct StoreMigrationTests {
             _ = consume raw
 
             let store = try Store.open(.directory(folder))
-            // The cache's owner's list: each user's are kept apart from version 6 on.
-            let list = try #require(try await store.lists(of: "user-1").list(key: "k"))
-            #expect(
-                JSONText.string(.array(list.rows.map(\.json))) == #"[{"id":9007199254740993,"price":1.50}]"#)
+            let list = try await Self.ownersList(in: store)
             #expect(list.isStale == false && list.mark == 0)
             let queued = try await store.queue.all()
             #expect(queued.map(\.mutation.id) == [write.id])
@@ -129,10 +134,7 @@ struct StoreMigrationTests {
             _ = consume raw
 
             let store = try Store.open(.directory(folder))
-            // The cache's owner's list: each user's are kept apart from version 6 on.
-            let list = try #require(try await store.lists(of: "user-1").list(key: "k"))
-            #expect(
-                JSONText.string(.array(list.rows.map(\.json))) == #"[{"id":9007199254740993,"price":1.50}]"#)
+            let list = try await Self.ownersList(in: store)
             #expect(list.isStale && list.mark == 7 && list.countBeyond == nil)
             #expect(list.expiresAt == Date(timeIntervalSince1970: 1_800_000_000))
             #expect(store.listBytes.value == 1 + rows.count)
