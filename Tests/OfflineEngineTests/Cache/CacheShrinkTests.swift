@@ -6,14 +6,21 @@ import Testing
 
 @Suite("Cache budget: a lowered budget shrinks the store, and evicted rows leave the files")
 struct CacheShrinkTests {
+    /// A client on `folder` whose cache holds `reads` lists of 20 padded items, one per read
+    /// (each filters on another id).
+    private static func filled(_ folder: URL, reads: Int) async throws -> ClientFixture {
+        let server = InMemoryPostgREST(tables: ["items": paddedRows(20, padding: 500)])
+        let first = try await ClientFixture(storage: .directory(folder), server: server)
+        for n in 1...reads {
+            _ = try await first.client.from("items").select().neq("id", value: -n).fetch()
+        }
+        return first
+    }
+
     @Test("lowering the budget shrinks an existing store's files at the next launch")
     func lowerBudgetShrinksTheStore() async throws {
         try await withStoreFolder(clientStoreFolder()) { folder in
-            let server = InMemoryPostgREST(tables: ["items": paddedRows(20, padding: 500)])
-            let first = try await ClientFixture(storage: .directory(folder), server: server)
-            for n in 1...300 {
-                _ = try await first.client.from("items").select().neq("id", value: -n).fetch()
-            }
+            let first = try await Self.filled(folder, reads: 300)
             let filled = try await first.client.cacheSize()
             #expect(filled > 3_000_000)
             await first.client.close()
@@ -22,7 +29,7 @@ struct CacheShrinkTests {
 
             let budget = 500_000
             let second = try await ClientFixture(
-                storage: .directory(folder), server: server, configure: { $0.cache.budget = budget })
+                storage: .directory(folder), server: first.server, configure: { $0.cache.budget = budget })
             let size = try await second.client.cacheSize()
             #expect(size <= budget)
             #expect(size > budget / 2, "the launch pass stops at 90% of the budget: \(size) bytes")
@@ -36,11 +43,7 @@ struct CacheShrinkTests {
     @Test("a store made before incremental vacuum shrinks too (it is rebuilt once)")
     func oldStoreShrinks() async throws {
         try await withStoreFolder(clientStoreFolder()) { folder in
-            let server = InMemoryPostgREST(tables: ["items": paddedRows(20, padding: 500)])
-            let first = try await ClientFixture(storage: .directory(folder), server: server)
-            for n in 1...100 {
-                _ = try await first.client.from("items").select().neq("id", value: -n).fetch()
-            }
+            let first = try await Self.filled(folder, reads: 100)
             await first.client.close()
             // As a store of an older version: auto_vacuum off.
             do {
@@ -51,7 +54,7 @@ struct CacheShrinkTests {
             let before = try storeFileBytes(in: folder)
 
             let second = try await ClientFixture(
-                storage: .directory(folder), server: server, configure: { $0.cache.budget = 100_000 })
+                storage: .directory(folder), server: first.server, configure: { $0.cache.budget = 100_000 })
             #expect(try await second.client.cacheSize() <= 100_000)
             await second.client.close()
             #expect(try storeFileBytes(in: folder) < before / 4)
