@@ -5,14 +5,9 @@ import Testing
 
 @Suite("Clearing leaves nothing readable")
 struct ClientClearPrivacyTests {
-    static let token = "token-SECRET-abc123"
-    static let cachedText = "cached-SECRET-def456"
-    static let queuedText = "queued-SECRET-ghi789"
-
-    struct Titled: Decodable {
-        var id: Int
-        var title: String
-    }
+    private static let token = "token-SECRET-abc123"
+    private static let cachedText = "cached-SECRET-def456"
+    private static let queuedText = "queued-SECRET-ghi789"
 
     @Test("after clearLocalData no cleared value is readable in any of the store's files, client still open")
     func clearedValuesLeaveTheFiles() async throws {
@@ -60,12 +55,7 @@ struct ClientClearPrivacyTests {
             // A list the budget evicts at once.
             _ = try await client.from("old").select().fetch()
             // A queued write the server then accepts, returning its row (kept for outcome(of:)).
-            await client.disableNetwork()
-            let accepted: WriteResponse<[Titled]> = try await client.from("tasks")
-                .insert(["id": 1, "title": .string(acceptedText)] as Row).select().execute()
-            #expect(accepted.isQueued)
-            await client.enableNetwork()
-            try await client.waitForPendingWrites()
+            try await client.insertQueuedThenAccepted(["id": 1, "title": .string(acceptedText)])
             // A write the server refuses for good, kept with its values among the rejected.
             fixture.probe.answer { request in
                 request.method == .post ? errorResponse(status: 403, code: "42501") : nil

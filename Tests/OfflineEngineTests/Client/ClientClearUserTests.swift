@@ -15,23 +15,13 @@ struct ClientClearUserTests {
     static let acceptedA = "accepted-SECRET-A-mno345"
     static let rejectedA = "rejected-SECRET-A-jkl012"
 
-    struct Titled: Decodable {
-        var id: Int
-        var title: String
-    }
-
     /// A reads, has a write accepted (its rows kept), one rejected and one queued, and signs out;
     /// B signs in, reads and queues a write.
     private static func twoUsersLeaveData(_ fixture: ClientFixture) async throws {
         let client = fixture.client
         try await client.signIn(AuthSession(accessToken: tokenA, userID: "A"))
         _ = try await client.from("tasks").select().fetch()
-        await client.disableNetwork()
-        let accepted: WriteResponse<[Titled]> = try await client.from("tasks")
-            .insert(["id": 10, "title": .string(acceptedA)] as Row).select().execute()
-        #expect(accepted.isQueued)
-        await client.enableNetwork()
-        try await client.waitForPendingWrites()
+        try await client.insertQueuedThenAccepted(["id": 10, "title": .string(acceptedA)])
         fixture.probe.answer { request in
             request.method == .post && request.bodyRows.contains { $0["id"] == 11 }
                 ? errorResponse(status: 403, code: "42501") : nil
