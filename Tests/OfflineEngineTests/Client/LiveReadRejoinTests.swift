@@ -14,11 +14,7 @@ struct LiveReadRejoinTests {
     func rejoinShowsTheAnswerWrittenAfterTheReadersLeft() async throws {
         let fixture = try await ClientFixture(
             tables: ["tasks": [["id": 1, "title": "one"]]], primaryKeys: ["tasks": ["id"]])
-        let gate = Gate()
-        fixture.probe.answer { request in
-            if request.method == .get { await gate.wait() }
-            return nil
-        }
+        let gate = fixture.probe.holdReads()
         let read = fixture.client.from("tasks").select()
         let key = read.query.canonicalKey
         let first = LiveList(read)

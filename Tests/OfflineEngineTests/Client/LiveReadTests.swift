@@ -110,11 +110,7 @@ struct LiveReadTests {
     @Test("readers of one query share one cached list and one refresh in flight")
     func readersShareOneRefresh() async throws {
         let fixture = try await ClientFixture(tables: ["tasks": [["id": 1, "title": "a"]]])
-        let gate = Gate()
-        fixture.probe.answer { request in
-            if request.method == .get { await gate.wait() }
-            return nil
-        }
+        let gate = fixture.probe.holdReads()
         let readers = (0..<3).map { _ in
             let log = AsyncLog<QuerySnapshot>()
             return (log, collect(fixture.client.from("tasks").select().snapshots(), into: log))
