@@ -8,8 +8,7 @@ import Testing
 struct RefreshCancellationTests {
     @Test("cancelling during a retry wait leaves no sleeper on the clock")
     func cancelDuringWait() async throws {
-        let harness = RefreshHarness([.fail(TestFailure(name: "a"))])
-        harness.start()
+        let harness = RefreshHarness.started([.fail(TestFailure(name: "a"))])
         try await harness.asleep()
         #expect(harness.clock.sleeperCount == 1)
         try await withTimeout { await harness.stop() }
@@ -18,9 +17,7 @@ struct RefreshCancellationTests {
 
     @Test("cancelling during an attempt cancels the attempt and returns")
     func cancelDuringAttempt() async throws {
-        let harness = RefreshHarness()
-        harness.start()
-        try await harness.attempts(1)
+        let harness = try await RefreshHarness.inFirstAttempt()
         try await withTimeout { await harness.stop() }
         #expect(harness.clock.sleeperCount == 0)
         #expect(harness.states.values == [.refreshing], "a cancelled attempt is not a failure")
@@ -28,8 +25,7 @@ struct RefreshCancellationTests {
 
     @Test("cancelling while waiting for the session or the network returns")
     func cancelWhileWaitingForSignals() async throws {
-        let restoring = RefreshHarness(restoring: true)
-        restoring.start()
+        let restoring = RefreshHarness.started(restoring: true)
         try await restoring.states(1)
         try await withTimeout { await restoring.stop() }
 
@@ -43,9 +39,7 @@ struct RefreshCancellationTests {
 
     @Test("a refresher runs once: a second run returns at once")
     func runsOnce() async throws {
-        let harness = RefreshHarness()
-        harness.start()
-        try await harness.attempts(1)
+        let harness = try await RefreshHarness.inFirstAttempt()
         try await withTimeout { await harness.refresher.run() }
         await harness.stop()
         #expect(harness.fetch.attempts.values.count == 1)

@@ -22,9 +22,7 @@ struct RefreshLifecycleEdgeTests {
 
     @Test("[*] -> Refreshing: a live read starts Refreshing and asks at once")
     func startToRefreshing() async throws {
-        let harness = RefreshHarness()
-        harness.start()
-        try await harness.attempts(1)
+        let harness = try await RefreshHarness.inFirstAttempt()
         #expect(harness.states.values == [.refreshing])
         #expect(harness.clock.sleepLog.isEmpty)
         await harness.stop()
@@ -32,8 +30,7 @@ struct RefreshLifecycleEdgeTests {
 
     @Test("Refreshing -> Idle: the server answers")
     func refreshingToIdle() async throws {
-        let harness = RefreshHarness([.answer(.applied)])
-        harness.start()
+        let harness = RefreshHarness.started([.answer(.applied)])
         #expect(try await harness.states(2) == [.refreshing, .idle])
         #expect(harness.fetch.attempts.values.count == 1)
         await harness.stop()
@@ -41,8 +38,7 @@ struct RefreshLifecycleEdgeTests {
 
     @Test("Refreshing -> Stalled: the fourth failure in a row, about 3.6 s in")
     func refreshingToStalled() async throws {
-        let harness = RefreshHarness([.fail(a), .fail(b), .fail(c), .fail(d)])
-        harness.start()
+        let harness = RefreshHarness.started([.fail(a), .fail(b), .fail(c), .fail(d)])
         for attempt in 1...3 {
             try await harness.attempts(attempt)
             try await harness.asleep()
@@ -58,9 +54,7 @@ struct RefreshLifecycleEdgeTests {
 
     @Test("Refreshing -> Paused: it fails while the network is known down")
     func refreshingToPaused() async throws {
-        let harness = RefreshHarness()
-        harness.start()
-        try await harness.attempts(1)
+        let harness = try await RefreshHarness.inFirstAttempt()
         harness.monitor.setAppAvailability(false)
         harness.fetch.push(.fail(a))
         #expect(try await harness.states(2) == [.refreshing, .paused])
@@ -98,8 +92,7 @@ struct RefreshLifecycleEdgeTests {
 
     @Test("Stalled -> Idle: a later attempt succeeds")
     func stalledToIdle() async throws {
-        let harness = RefreshHarness([.fail(a), .fail(b), .fail(c), .fail(d), .answer(.applied)])
-        harness.start()
+        let harness = RefreshHarness.started([.fail(a), .fail(b), .fail(c), .fail(d), .answer(.applied)])
         try await stall(harness)
         try await harness.elapseWait()
         let states = try await harness.states(3)
@@ -112,8 +105,7 @@ struct RefreshLifecycleEdgeTests {
 
     @Test("Stalled -> Paused: it fails while the network is known down")
     func stalledToPaused() async throws {
-        let harness = RefreshHarness([.fail(a), .fail(b), .fail(c), .fail(d)])
-        harness.start()
+        let harness = RefreshHarness.started([.fail(a), .fail(b), .fail(c), .fail(d)])
         try await stall(harness)
         try await harness.elapseWait()
         try await harness.attempts(5)
@@ -132,8 +124,7 @@ struct RefreshLifecycleEdgeTests {
             RefreshStateMachine.StaleReason.clear, .newOwner, .write,
         ])
     func idleToRefreshing(reason: RefreshStateMachine.StaleReason) async throws {
-        let harness = RefreshHarness([.answer(.applied), .answer(.applied)])
-        harness.start()
+        let harness = RefreshHarness.started([.answer(.applied), .answer(.applied)])
         try await harness.states(2)
         harness.refresher.markStale(reason)
         #expect(try await harness.states(4) == [.refreshing, .idle, .refreshing, .idle])

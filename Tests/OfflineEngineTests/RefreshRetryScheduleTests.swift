@@ -20,13 +20,8 @@ struct RefreshRetryScheduleTests {
 
     @Test("a failing refresh sleeps 300 ms, 900 ms, 2.4 s, 5 s, 15 s, 60 s, 60 s on the clock")
     func scheduleOnTheClock() async throws {
-        let harness = RefreshHarness(failures.prefix(7).map { .fail($0) })
-        harness.start()
-        for attempt in 1...7 {
-            try await harness.attempts(attempt)
-            try await harness.elapseWait()
-        }
-        try await harness.attempts(8)
+        let harness = RefreshHarness.started(failures.prefix(7).map { .fail($0) })
+        try await harness.waitThroughAttempts(7)
         #expect(
             harness.clock.sleepLog == [
                 .milliseconds(300), .milliseconds(900), .milliseconds(2400), .seconds(5), .seconds(15),
@@ -37,13 +32,8 @@ struct RefreshRetryScheduleTests {
 
     @Test("it reads Stalled only at the fourth failure in a row, not the third")
     func fourthFailureStalls() async throws {
-        let harness = RefreshHarness(failures.prefix(3).map { .fail($0) })
-        harness.start()
-        for attempt in 1...3 {
-            try await harness.attempts(attempt)
-            try await harness.elapseWait()
-        }
-        try await harness.attempts(4)
+        let harness = RefreshHarness.started(failures.prefix(3).map { .fail($0) })
+        try await harness.waitThroughAttempts(3)
         #expect(harness.states.values == [.refreshing], "three failures are not a stall")
         harness.fetch.push(.fail(failures[3]))
         let states = try await harness.states(2)
@@ -57,9 +47,7 @@ struct RefreshRetryScheduleTests {
             .fail(failures[0]), .fail(failures[1]), .answer(.refused(askAgain: true)),
             .fail(failures[2]), .fail(failures[3]),
         ]
-        let harness = RefreshHarness(script)
-        harness.start()
-        try await harness.attempts(1)
+        let harness = try await RefreshHarness.inFirstAttempt(script)
         try await harness.elapseWait()
         try await harness.attempts(2)
         try await harness.elapseWait()
@@ -77,13 +65,8 @@ struct RefreshRetryScheduleTests {
 
     @Test("Stalled.cause is the failure that stalled it; later, different failures do not replace it")
     func causeIsKept() async throws {
-        let harness = RefreshHarness(failures.prefix(6).map { .fail($0) })
-        harness.start()
-        for attempt in 1...6 {
-            try await harness.attempts(attempt)
-            try await harness.elapseWait()
-        }
-        try await harness.attempts(7)
+        let harness = RefreshHarness.started(failures.prefix(6).map { .fail($0) })
+        try await harness.waitThroughAttempts(6)
         let states = harness.states.values
         #expect(states.count == 2, "one Stalled, not one per failure: \(states)")
         #expect(states.last?.cause?.underlying as? TestFailure == failures[3])
@@ -93,52 +76,17 @@ struct RefreshRetryScheduleTests {
 
     @Test("a Stalled refresh is still tried, at most a minute apart")
     func stalledIsRetriedAtMostAMinuteApart() async throws {
-        let harness = RefreshHarness(failures.map { .fail($0) })
-        harness.start()
-        for attempt in 1...8 {
-            try await harness.attempts(attempt)
-            try await harness.elapseWait()
-        }
-        try await harness.attempts(9)
+        let harness = RefreshHarness.started(failures.map { .fail($0) })
+        try await harness.waitThroughAttempts(8)
         #expect(harness.clock.sleepLog.allSatisfy { $0 <= .seconds(60) })
         #expect(harness.states.values.count == 2)
         await harness.stop()
     }
 
-    @Test("the wait is cut short with an attempt at once when the network availability turns online")
-    func networkBackCutsShort() async throws {
-        let harness = RefreshHarness([.fail(failures[0])])
-        harness.start()
-        try await harness.attempts(1)
-        try await harness.asleep()
-        harness.monitor.setAppAvailability(true)
-        try await harness.attempts(2)
-        #expect(harness.clock.now.offset == .zero, "no time passed")
-        #expect(harness.clock.sleeperCount == 0, "the cut-short wait left no sleeper")
-        await harness.stop()
-    }
-
-    @Test("the wait is cut short with an attempt at once when enableNetwork() is called")
-    func enableNetworkCutsShort() async throws {
-        let harness = RefreshHarness([.fail(failures[0])])
-        harness.start()
-        try await harness.attempts(1)
-        try await harness.asleep()
-        harness.monitor.enableNetwork()
-        try await harness.attempts(2)
-        #expect(harness.clock.now.offset == .zero)
-        await harness.stop()
-    }
-
     @Test("a Stalled refresh's minute-long wait is cut short when the network comes back")
     func stalledWaitCutShort() async throws {
-        let harness = RefreshHarness(failures.prefix(6).map { .fail($0) })
-        harness.start()
-        for attempt in 1...5 {
-            try await harness.attempts(attempt)
-            try await harness.elapseWait()
-        }
-        try await harness.attempts(6)
+        let harness = RefreshHarness.started(failures.prefix(6).map { .fail($0) })
+        try await harness.waitThroughAttempts(5)
         try await harness.asleep()
         #expect(harness.clock.sleepLog.last == .seconds(60))
         harness.monitor.enableNetwork()
@@ -148,25 +96,38 @@ struct RefreshRetryScheduleTests {
         await harness.stop()
     }
 
-    @Test(
-        "the wait is cut short with an attempt at once when the session settles",
-        arguments: ["a stored session finishes restoring", "a user signs in"])
-    func sessionSettledCutsShort(_ how: String) async throws {
-        let harness = RefreshHarness([.fail(failures[0])])
-        harness.start()
-        try await harness.attempts(1)
+    /// What ends a retry's wait at once.
+    enum WaitCut: String, CaseIterable, CustomTestStringConvertible {
+        case networkAvailabilityOnline = "the network availability turns online"
+        case enableNetwork = "enableNetwork() is called"
+        case sessionRestored = "the session settles: a stored session finishes restoring"
+        case signIn = "the session settles: a user signs in"
+
+        var testDescription: String { rawValue }
+
+        func apply(to harness: RefreshHarness) {
+            switch self {
+            case .networkAvailabilityOnline: harness.monitor.setAppAvailability(true)
+            case .enableNetwork: harness.monitor.enableNetwork()
+            case .sessionRestored, .signIn: harness.session.settle()
+            }
+        }
+    }
+
+    @Test("the wait is cut short with an attempt at once when", arguments: WaitCut.allCases)
+    func waitCutShort(_ cut: WaitCut) async throws {
+        let harness = try await RefreshHarness.inFirstAttempt([.fail(failures[0])])
         try await harness.asleep()
-        harness.session.settle()
+        cut.apply(to: harness)
         try await harness.attempts(2)
-        #expect(harness.clock.now.offset == .zero, "\(how): no time passed")
+        #expect(harness.clock.now.offset == .zero, "\(cut): no time passed")
+        #expect(harness.clock.sleeperCount == 0, "the cut-short wait left no sleeper")
         await harness.stop()
     }
 
     @Test("the network coming back during an attempt that then fails means the next one goes at once")
     func networkBackDuringAttempt() async throws {
-        let harness = RefreshHarness()
-        harness.start()
-        try await harness.attempts(1)
+        let harness = try await RefreshHarness.inFirstAttempt()
         harness.monitor.setAppAvailability(true)
         harness.fetch.push(.fail(failures[0]))
         // Whether the event is seen before or after the failure, the next attempt needs no time.

@@ -7,8 +7,7 @@ import Testing
 struct RefreshSessionTests {
     @Test("until the stored session is restored the refresh reads Refreshing and sends nothing")
     func coldStartWaitsForSession() async throws {
-        let harness = RefreshHarness([.answer(.applied)], restoring: true)
-        harness.start()
+        let harness = RefreshHarness.started([.answer(.applied)], restoring: true)
         #expect(try await harness.states(1) == [.refreshing])
         #expect(harness.fetch.attempts.values.isEmpty)
         #expect(harness.clock.sleeperCount == 0, "it waits for the session, not the clock")
@@ -21,8 +20,7 @@ struct RefreshSessionTests {
 
     @Test("a network coming back while the session restores does not send a request")
     func networkBackWhileRestoring() async throws {
-        let harness = RefreshHarness([.answer(.applied)], restoring: true)
-        harness.start()
+        let harness = RefreshHarness.started([.answer(.applied)], restoring: true)
         try await harness.states(1)
         harness.monitor.enableNetwork()
         harness.session.settle()
@@ -33,13 +31,8 @@ struct RefreshSessionTests {
 
     @Test("authenticatedSessionOnly: an untrusted empty answer stays Refreshing, at most a minute apart")
     func untrustedStaysRefreshing() async throws {
-        let harness = RefreshHarness(Array(repeating: .answer(.emptyButUntrusted), count: 8))
-        harness.start()
-        for attempt in 1...8 {
-            try await harness.attempts(attempt)
-            try await harness.elapseWait()
-        }
-        try await harness.attempts(9)
+        let harness = RefreshHarness.started(Array(repeating: .answer(.emptyButUntrusted), count: 8))
+        try await harness.waitThroughAttempts(8)
         #expect(harness.states.values == [.refreshing], "never Idle, never Stalled")
         #expect(
             harness.clock.sleepLog == [
@@ -53,13 +46,8 @@ struct RefreshSessionTests {
 
     @Test("authenticatedSessionOnly: a user signing in ends the wait with an attempt at once")
     func signInEndsUntrustedWait() async throws {
-        let harness = RefreshHarness(Array(repeating: .answer(.emptyButUntrusted), count: 3))
-        harness.start()
-        for attempt in 1...2 {
-            try await harness.attempts(attempt)
-            try await harness.elapseWait()
-        }
-        try await harness.attempts(3)
+        let harness = RefreshHarness.started(Array(repeating: .answer(.emptyButUntrusted), count: 3))
+        try await harness.waitThroughAttempts(2)
         try await harness.asleep()
         let before = harness.clock.now
         harness.fetch.push(.answer(.applied))

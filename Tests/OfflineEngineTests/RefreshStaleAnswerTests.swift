@@ -7,8 +7,7 @@ import Testing
 struct RefreshStaleAnswerTests {
     @Test("an answer that left before the table's last change is refused and asked again at once")
     func refusedIsAskedAgain() async throws {
-        let harness = RefreshHarness([.answer(.refused(askAgain: true)), .answer(.applied)])
-        harness.start()
+        let harness = RefreshHarness.started([.answer(.refused(askAgain: true)), .answer(.applied)])
         #expect(try await harness.states(2) == [.refreshing, .idle])
         #expect(harness.fetch.attempts.values.count == 2)
         #expect(harness.clock.sleepLog.isEmpty, "asked again at once, not after a wait")
@@ -17,8 +16,7 @@ struct RefreshStaleAnswerTests {
 
     @Test("refused answers are asked again at once three times, then paced by the schedule")
     func refusalsCannotSpin() async throws {
-        let harness = RefreshHarness(Array(repeating: .answer(.refused(askAgain: true)), count: 5))
-        harness.start()
+        let harness = RefreshHarness.started(Array(repeating: .answer(.refused(askAgain: true)), count: 5))
         try await harness.attempts(4)
         try await harness.elapseWait()
         try await harness.attempts(5)
@@ -30,8 +28,7 @@ struct RefreshStaleAnswerTests {
 
     @Test("an answer that left before clearLocalData() is not asked again; the clear's mark starts anew")
     func clearedAnswerIsNotAskedAgain() async throws {
-        let harness = RefreshHarness([.answer(.refused(askAgain: false))])
-        harness.start()
+        let harness = RefreshHarness.started([.answer(.refused(askAgain: false))])
         #expect(try await harness.states(2) == [.refreshing, .idle])
         #expect(harness.fetch.attempts.values.count == 1, "not asked again")
         #expect(harness.clock.sleeperCount == 0)
@@ -42,28 +39,33 @@ struct RefreshStaleAnswerTests {
         await harness.stop()
     }
 
-    @Test("a clear during an attempt: its refused answer is followed by a new request, with no Idle between")
-    func clearDuringAttempt() async throws {
-        let harness = RefreshHarness()
-        harness.start()
-        try await harness.attempts(1)
-        harness.refresher.markStale(.clear)
-        harness.fetch.push(.answer(.refused(askAgain: false)))
-        try await harness.attempts(2)
-        #expect(harness.states.values == [.refreshing])
-        harness.fetch.push(.answer(.applied))
-        #expect(try await harness.states(2) == [.refreshing, .idle])
-        await harness.stop()
+    /// A change of the cache during an attempt, whose answer is then refused, and the rule it
+    /// follows.
+    enum ChangeDuringAttempt: CaseIterable, CustomTestStringConvertible {
+        case clear
+        case newOwner
+
+        var testDescription: String {
+            switch self {
+            case .clear:
+                "a clear during an attempt: its refused answer is followed by a new request, with no Idle between"
+            case .newOwner:
+                "an answer that left before the cache passed to a new owner is not written and asked again"
+            }
+        }
+
+        var reason: RefreshStateMachine.StaleReason { self == .clear ? .clear : .newOwner }
+        /// What the answer's refusal says (a clear's answer is refused without asking again).
+        var askAgain: Bool { self == .newOwner }
     }
 
-    @Test("an answer that left before the cache passed to a new owner is not written and asked again")
-    func newOwnerIsAskedAgain() async throws {
-        let harness = RefreshHarness()
-        harness.start()
-        try await harness.attempts(1)
-        harness.refresher.markStale(.newOwner)
-        harness.fetch.push(.answer(.refused(askAgain: true)))
+    @Test("a change of the cache during an attempt", arguments: ChangeDuringAttempt.allCases)
+    func changeDuringAttempt(_ change: ChangeDuringAttempt) async throws {
+        let harness = try await RefreshHarness.inFirstAttempt()
+        harness.refresher.markStale(change.reason)
+        harness.fetch.push(.answer(.refused(askAgain: change.askAgain)))
         try await harness.attempts(2)
+        #expect(harness.states.values == [.refreshing])
         harness.fetch.push(.answer(.applied))
         #expect(try await harness.states(2) == [.refreshing, .idle])
         #expect(harness.clock.sleepLog.isEmpty)

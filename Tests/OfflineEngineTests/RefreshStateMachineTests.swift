@@ -134,13 +134,8 @@ struct RefreshStateMachineTests {
 
     @Test("after a Paused spell the network coming back starts a new row of failures")
     func pauseStartsNewRow() {
-        var machine = RefreshStateMachine()
-        _ = machine.handle(.start(sessionRestoring: false))
         let failure = RefreshFailure(TestFailure(name: "x"))
-        for _ in 1...3 {
-            _ = machine.handle(.failed(failure, networkKnownDown: false))
-            _ = machine.handle(.waitElapsed)
-        }
+        var machine = RefreshStateMachine.started(failingInARow: 3, with: failure)
         _ = machine.handle(.failed(failure, networkKnownDown: true))
         _ = machine.handle(.networkCameBack)
         let step = machine.handle(.failed(failure, networkKnownDown: false))
@@ -150,13 +145,8 @@ struct RefreshStateMachineTests {
 
     @Test("syncNow during an attempt: when that attempt fails, the next one starts at once")
     func tryNowDuringAttempt() {
-        var machine = RefreshStateMachine()
-        _ = machine.handle(.start(sessionRestoring: false))
         let failure = RefreshFailure(TestFailure(name: "x"))
-        for _ in 1...3 {
-            _ = machine.handle(.failed(failure, networkKnownDown: false))
-            _ = machine.handle(.waitElapsed)
-        }
+        var machine = RefreshStateMachine.started(failingInARow: 3, with: failure)
         // The app asks while the fourth attempt is in flight; it fails, and stalls.
         #expect(machine.handle(.tryNow) == .init(next: .carryOn))
         #expect(

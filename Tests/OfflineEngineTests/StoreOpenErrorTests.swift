@@ -30,17 +30,17 @@ struct StoreOpenErrorTests {
 
     @Test("a file that is not a store is reported corrupt, and reset starts over")
     func garbage() async throws {
-        let folder = temporaryStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let noise = Data((0..<8_192).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) })
-        try noise.write(to: Self.databaseFile(in: folder))
-        Self.expectOpen(folder, throws: .corrupt)
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let noise = Data((0..<8_192).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) })
+            try noise.write(to: Self.databaseFile(in: folder))
+            Self.expectOpen(folder, throws: .corrupt)
 
-        try Store.reset(.directory(folder))
-        let store = try Store.open(.directory(folder))
-        #expect(try await store.queue.all().isEmpty)
-        await store.close()
+            try Store.reset(.directory(folder))
+            let store = try Store.open(.directory(folder))
+            #expect(try await store.queue.all().isEmpty)
+            await store.close()
+        }
     }
 
     @Test("a truncated file is reported corrupt", arguments: [50, 0.5])
@@ -59,39 +59,38 @@ struct StoreOpenErrorTests {
         "a store file emptied to 0 bytes is reported corrupt, with or without its log beside it, and reset starts over",
         arguments: [false, true])
     func emptied(withLog: Bool) async throws {
-        let folder = temporaryStoreFolder()
-        let snapshot = temporaryStoreFolder()
-        defer {
-            try? FileManager.default.removeItem(at: folder)
-            try? FileManager.default.removeItem(at: snapshot)
-        }
-        let store = try Store.open(.directory(folder))
-        for _ in 0..<400 { try await store.queue.enqueue(sampleWrite()) }
-        if withLog {
-            // The files as they are while the store is open: the latest writes are in the log.
-            try FileManager.default.createDirectory(at: snapshot, withIntermediateDirectories: true)
-            for suffix in ["", "-wal"] {
-                let name = Storage.fileName + suffix
-                try FileManager.default.copyItem(
-                    at: folder.appendingPathComponent(name), to: snapshot.appendingPathComponent(name))
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
+            try await withStoreFolder(temporaryStoreFolder()) { snapshot in
+                let store = try Store.open(.directory(folder))
+                for _ in 0..<400 { try await store.queue.enqueue(sampleWrite()) }
+                if withLog {
+                    // The files as they are while the store is open: the latest writes are in the log.
+                    try FileManager.default.createDirectory(at: snapshot, withIntermediateDirectories: true)
+                    for suffix in ["", "-wal"] {
+                        let name = Storage.fileName + suffix
+                        try FileManager.default.copyItem(
+                            at: folder.appendingPathComponent(name), to: snapshot.appendingPathComponent(name)
+                        )
+                    }
+                }
+                await store.close()
+                let damaged = withLog ? snapshot : folder
+                let handle = try FileHandle(forWritingTo: Self.databaseFile(in: damaged))
+                try handle.truncate(atOffset: 0)
+                try handle.close()
+                let log = damaged.appendingPathComponent(Storage.fileName + "-wal")
+                let logBefore = try? Data(contentsOf: log)
+                #expect((logBefore?.isEmpty ?? true) == !withLog)
+
+                Self.expectOpen(damaged, throws: .corrupt)
+                #expect((try? Data(contentsOf: log)) == logBefore, "the log is left for the app to decide on")
+
+                try Store.reset(.directory(damaged))
+                let reopened = try Store.open(.directory(damaged))
+                #expect(try await reopened.queue.all().isEmpty)
+                await reopened.close()
             }
         }
-        await store.close()
-        let damaged = withLog ? snapshot : folder
-        let handle = try FileHandle(forWritingTo: Self.databaseFile(in: damaged))
-        try handle.truncate(atOffset: 0)
-        try handle.close()
-        let log = damaged.appendingPathComponent(Storage.fileName + "-wal")
-        let logBefore = try? Data(contentsOf: log)
-        #expect((logBefore?.isEmpty ?? true) == !withLog)
-
-        Self.expectOpen(damaged, throws: .corrupt)
-        #expect((try? Data(contentsOf: log)) == logBefore, "the log is left for the app to decide on")
-
-        try Store.reset(.directory(damaged))
-        let reopened = try Store.open(.directory(damaged))
-        #expect(try await reopened.queue.all().isEmpty)
-        await reopened.close()
     }
 
     @Test("damage inside a file is reported corrupt when read, without crashing")

@@ -21,39 +21,39 @@ func sampleWrite(table: String = "tasks", owner: String? = "user-1", title: Stri
 struct StorePersistenceTests {
     @Test("a cached list and the queue read back after reopening, numbers exact")
     func listAndQueueSurviveReopen() async throws {
-        let folder = temporaryStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let rows: [Row] = [
-            [
-                "id": .number(JSONNumber(text: "9007199254740993")!),
-                "price": .number(JSONNumber(text: "1.50")!),
-            ],
-            ["id": 2, "price": .number(JSONNumber(text: "0.10")!), "note": nil, "tags": ["a", "b"]],
-        ]
-        let fetchedAt = Date(timeIntervalSince1970: 1_700_000_000.25)
-        let write = sampleWrite()
-        var store = try Store.open(.directory(folder))
-        try await store.lists.save(
-            StoredList(
-                key: "public.tasks?select=*", table: "tasks", rows: rows, fetchedAt: fetchedAt, mark: 7))
-        try await store.queue.enqueue(write)
-        await store.close()
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
+            let rows: [Row] = [
+                [
+                    "id": .number(JSONNumber(text: "9007199254740993")!),
+                    "price": .number(JSONNumber(text: "1.50")!),
+                ],
+                ["id": 2, "price": .number(JSONNumber(text: "0.10")!), "note": nil, "tags": ["a", "b"]],
+            ]
+            let fetchedAt = Date(timeIntervalSince1970: 1_700_000_000.25)
+            let write = sampleWrite()
+            var store = try Store.open(.directory(folder))
+            try await store.lists.save(
+                StoredList(
+                    key: "public.tasks?select=*", table: "tasks", rows: rows, fetchedAt: fetchedAt, mark: 7))
+            try await store.queue.enqueue(write)
+            await store.close()
 
-        store = try await Store.openInBackground(.directory(folder))
-        let list = try #require(try await store.lists.list(key: "public.tasks?select=*"))
-        #expect(list.rows == rows)
-        #expect(JSONText.string(list.rows[0].json) == #"{"id":9007199254740993,"price":1.50}"#)
-        #expect(list.fetchedAt == fetchedAt)
-        #expect(list.mark == 7)
-        #expect(list.isStale == false)
-        #expect(list.table == "tasks" && list.schema == nil)
-        let queued = try await store.queue.all()
-        #expect(queued.map(\.mutation.id) == [write.id])
-        #expect(queued.first?.mutation.rows == write.rows)
-        #expect(queued.first?.mutation.ownerID == "user-1")
-        #expect(queued.first?.isInFlight == false)
-        #expect(JSONText.string(queued[0].mutation.rows[0]["big"]!) == "9007199254740993")
-        await store.close()
+            store = try await Store.openInBackground(.directory(folder))
+            let list = try #require(try await store.lists.list(key: "public.tasks?select=*"))
+            #expect(list.rows == rows)
+            #expect(JSONText.string(list.rows[0].json) == #"{"id":9007199254740993,"price":1.50}"#)
+            #expect(list.fetchedAt == fetchedAt)
+            #expect(list.mark == 7)
+            #expect(list.isStale == false)
+            #expect(list.table == "tasks" && list.schema == nil)
+            let queued = try await store.queue.all()
+            #expect(queued.map(\.mutation.id) == [write.id])
+            #expect(queued.first?.mutation.rows == write.rows)
+            #expect(queued.first?.mutation.ownerID == "user-1")
+            #expect(queued.first?.isInFlight == false)
+            #expect(JSONText.string(queued[0].mutation.rows[0]["big"]!) == "9007199254740993")
+            await store.close()
+        }
     }
 
     @Test("lists of a table are found by table and marked stale together")
@@ -78,46 +78,46 @@ struct StorePersistenceTests {
 
     @Test("change marks and ticks keep growing across a restart")
     func marksMonotonic() async throws {
-        let folder = temporaryStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        var store = try Store.open(.directory(folder))
-        let first = store.marks.nextTick()
-        let marked = try await store.marks.advance(table: "tasks")
-        #expect(marked > first)
-        #expect(try await store.marks.mark(table: "tasks") == marked)
-        #expect(try await store.marks.mark(table: "never") == 0)
-        await store.close()
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
+            var store = try Store.open(.directory(folder))
+            let first = store.marks.nextTick()
+            let marked = try await store.marks.advance(table: "tasks")
+            #expect(marked > first)
+            #expect(try await store.marks.mark(table: "tasks") == marked)
+            #expect(try await store.marks.mark(table: "never") == 0)
+            await store.close()
 
-        store = try Store.open(.directory(folder))
-        #expect(try await store.marks.mark(table: "tasks") == marked)
-        let after = store.marks.nextTick()
-        #expect(after > marked)
-        #expect(try await store.marks.advance(table: "tasks") > after)
-        await store.close()
+            store = try Store.open(.directory(folder))
+            #expect(try await store.marks.mark(table: "tasks") == marked)
+            let after = store.marks.nextTick()
+            #expect(after > marked)
+            #expect(try await store.marks.advance(table: "tasks") > after)
+            await store.close()
+        }
     }
 
     @Test("the owner and the session round-trip and can be forgotten")
     func ownerAndSession() async throws {
-        let folder = temporaryStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let session = AuthSession(
-            accessToken: "token", refreshToken: "refresh", userID: "user-1",
-            expiresAt: Date(timeIntervalSince1970: 1_800_000_000))
-        var store = try Store.open(.directory(folder))
-        #expect(try await store.account.owner() == nil)
-        #expect(try await store.account.session() == nil)
-        try await store.account.setOwner("user-1")
-        try await store.account.setSession(session)
-        await store.close()
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
+            let session = AuthSession(
+                accessToken: "token", refreshToken: "refresh", userID: "user-1",
+                expiresAt: Date(timeIntervalSince1970: 1_800_000_000))
+            var store = try Store.open(.directory(folder))
+            #expect(try await store.account.owner() == nil)
+            #expect(try await store.account.session() == nil)
+            try await store.account.setOwner("user-1")
+            try await store.account.setSession(session)
+            await store.close()
 
-        store = try Store.open(.directory(folder))
-        #expect(try await store.account.owner() == "user-1")
-        #expect(try await store.account.session() == session)
-        try await store.account.setOwner(nil)
-        try await store.account.setSession(nil)
-        #expect(try await store.account.owner() == nil)
-        #expect(try await store.account.session() == nil)
-        await store.close()
+            store = try Store.open(.directory(folder))
+            #expect(try await store.account.owner() == "user-1")
+            #expect(try await store.account.session() == session)
+            try await store.account.setOwner(nil)
+            try await store.account.setSession(nil)
+            #expect(try await store.account.owner() == nil)
+            #expect(try await store.account.session() == nil)
+            await store.close()
+        }
     }
 
     @Test("clearAll wipes lists, queue, replay log, rejected writes, session and owner; ticks keep growing")
@@ -147,13 +147,13 @@ struct StorePersistenceTests {
 
     @Test("opening in the background reports the same typed errors")
     func backgroundOpenErrors() async throws {
-        let base = temporaryStoreFolder()
-        defer { try? FileManager.default.removeItem(at: base) }
-        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
-        let plainFile = base.appendingPathComponent("not-a-folder")
-        try Data("x".utf8).write(to: plainFile)
-        await #expect(throws: StoreError.unreadable) {
-            try await Store.openInBackground(.directory(plainFile))
+        try await withStoreFolder(temporaryStoreFolder()) { base in
+            try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+            let plainFile = base.appendingPathComponent("not-a-folder")
+            try Data("x".utf8).write(to: plainFile)
+            await #expect(throws: StoreError.unreadable) {
+                try await Store.openInBackground(.directory(plainFile))
+            }
         }
     }
 

@@ -36,54 +36,54 @@ struct StoreQueueOrderTests {
 
     @Test("each writer's sequence stays in order when many write at once")
     func perWriterOrder() async throws {
-        let folder = temporaryStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try Store.open(.directory(folder))
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for writer in 0..<16 {
-                group.addTask {
-                    for index in 0..<50 {
-                        try await store.queue.enqueue(sampleWrite(owner: "w\(writer)", title: "\(index)"))
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
+            let store = try Store.open(.directory(folder))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for writer in 0..<16 {
+                    group.addTask {
+                        for index in 0..<50 {
+                            try await store.queue.enqueue(sampleWrite(owner: "w\(writer)", title: "\(index)"))
+                        }
                     }
                 }
+                try await group.waitForAll()
             }
-            try await group.waitForAll()
-        }
-        let queued = try await store.queue.all()
-        #expect(queued.count == 800)
-        for writer in 0..<16 {
-            let titles = try await store.queue.owned(by: "w\(writer)").map {
-                $0.mutation.rows[0]["title"]?.stringValue
+            let queued = try await store.queue.all()
+            #expect(queued.count == 800)
+            for writer in 0..<16 {
+                let titles = try await store.queue.owned(by: "w\(writer)").map {
+                    $0.mutation.rows[0]["title"]?.stringValue
+                }
+                #expect(titles == (0..<50).map { "\($0)" })
             }
-            #expect(titles == (0..<50).map { "\($0)" })
+            await store.close()
         }
-        await store.close()
     }
 
     @Test("a write sent but not answered is reported at the next open")
     func inFlightReportedAtReopen() async throws {
-        let folder = temporaryStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let writes = [sampleWrite(), sampleWrite(), sampleWrite()]
-        var store = try Store.open(.directory(folder))
-        for write in writes { try await store.queue.enqueue(write) }
-        #expect(try await store.queue.markInFlight(writes[1].id))
-        #expect(try await store.queue.recordAttempt(writes[1].id))
-        #expect(try await store.queue.recordAttempt(writes[1].id))
-        #expect(try await store.queue.markInFlight(UUID()) == false)
-        #expect(store.interruptedWrites.isEmpty)
-        await store.close()
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
+            let writes = [sampleWrite(), sampleWrite(), sampleWrite()]
+            var store = try Store.open(.directory(folder))
+            for write in writes { try await store.queue.enqueue(write) }
+            #expect(try await store.queue.markInFlight(writes[1].id))
+            #expect(try await store.queue.recordAttempt(writes[1].id))
+            #expect(try await store.queue.recordAttempt(writes[1].id))
+            #expect(try await store.queue.markInFlight(UUID()) == false)
+            #expect(store.interruptedWrites.isEmpty)
+            await store.close()
 
-        store = try Store.open(.directory(folder))
-        #expect(store.interruptedWrites == [writes[1].id])
-        let queued = try await store.queue.all()
-        #expect(queued.map(\.isInFlight) == [false, true, false])
-        #expect(queued[1].mutation.attempts == 2)
-        #expect(try await store.queue.clearInFlight(writes[1].id))
-        #expect(try await store.queue.remove(writes[0].id))
-        #expect(try await store.queue.all().map(\.mutation.id) == [writes[1].id, writes[2].id])
-        #expect(try await store.queue.count() == 2)
-        await store.close()
+            store = try Store.open(.directory(folder))
+            #expect(store.interruptedWrites == [writes[1].id])
+            let queued = try await store.queue.all()
+            #expect(queued.map(\.isInFlight) == [false, true, false])
+            #expect(queued[1].mutation.attempts == 2)
+            #expect(try await store.queue.clearInFlight(writes[1].id))
+            #expect(try await store.queue.remove(writes[0].id))
+            #expect(try await store.queue.all().map(\.mutation.id) == [writes[1].id, writes[2].id])
+            #expect(try await store.queue.count() == 2)
+            await store.close()
+        }
     }
 
     @Test("writes made while signed out are claimed by the next user")

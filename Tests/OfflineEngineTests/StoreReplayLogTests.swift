@@ -44,26 +44,26 @@ struct StoreReplayLogTests {
 
     @Test("a replayed write moves from the queue to the log at its tick, and retires")
     func moveAndRetire() async throws {
-        let folder = temporaryStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let first = sampleWrite()
-        let second = sampleWrite()
-        var store = try Store.open(.directory(folder))
-        try await store.queue.enqueue(first)
-        try await store.queue.enqueue(second)
-        #expect(try await store.replayLog.moveFromQueue(first.id, tick: 10))
-        #expect(try await store.replayLog.moveFromQueue(UUID(), tick: 11) == false)
-        await store.close()
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
+            let first = sampleWrite()
+            let second = sampleWrite()
+            var store = try Store.open(.directory(folder))
+            try await store.queue.enqueue(first)
+            try await store.queue.enqueue(second)
+            #expect(try await store.replayLog.moveFromQueue(first.id, tick: 10))
+            #expect(try await store.replayLog.moveFromQueue(UUID(), tick: 11) == false)
+            await store.close()
 
-        store = try Store.open(.directory(folder))
-        #expect(try await store.queue.all().map(\.mutation.id) == [second.id])
-        let log = try await store.replayLog.writes(table: "tasks")
-        #expect(log.map(\.mutation.id) == [first.id])
-        #expect(log.first?.tick == 10)
-        #expect(log.first?.mutation.rows == first.rows)
-        #expect(try await store.replayLog.retire(table: "tasks", through: 9) == 0)
-        #expect(try await store.replayLog.retire(table: "tasks", through: 10) == 1)
-        #expect(try await store.replayLog.writes(table: "tasks").isEmpty)
-        await store.close()
+            store = try Store.open(.directory(folder))
+            #expect(try await store.queue.all().map(\.mutation.id) == [second.id])
+            let log = try await store.replayLog.writes(table: "tasks")
+            #expect(log.map(\.mutation.id) == [first.id])
+            #expect(log.first?.tick == 10)
+            #expect(log.first?.mutation.rows == first.rows)
+            #expect(try await store.replayLog.retire(table: "tasks", through: 9) == 0)
+            #expect(try await store.replayLog.retire(table: "tasks", through: 10) == 1)
+            #expect(try await store.replayLog.writes(table: "tasks").isEmpty)
+            await store.close()
+        }
     }
 }

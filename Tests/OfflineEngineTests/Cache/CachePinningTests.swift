@@ -90,26 +90,25 @@ struct CachePinningTests {
 
     @Test("a launch with a lowered budget keeps the list behind a queued write")
     func launchPassKeepsQueuedTable() async throws {
-        let folder = clientStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let server = InMemoryPostgREST(tables: Self.tables)
-        let first = try await ClientFixture(storage: .directory(folder), server: server)
-        for n in 1...20 { _ = try await first.client.from("plain").select().neq("id", value: -n).fetch() }
-        _ = try await first.client.from("queued").select().fetch()
-        await first.client.disableNetwork()
-        _ = try await first.client.from("queued").insert(["id": 9, "body": "new"] as Row).execute()
-        await first.client.close()
+        try await withStoreFolder(clientStoreFolder()) { folder in
+            let server = InMemoryPostgREST(tables: Self.tables)
+            let first = try await ClientFixture(storage: .directory(folder), server: server)
+            for n in 1...20 { _ = try await first.client.from("plain").select().neq("id", value: -n).fetch() }
+            _ = try await first.client.from("queued").select().fetch()
+            try await first.client.insertOffline(["id": 9, "body": "new"], into: "queued")
+            await first.client.close()
 
-        await server.setReachable(false)
-        let second = try await ClientFixture(
-            storage: .directory(folder), server: server, configure: { $0.cache.budget = 1 })
-        let store = second.client.engine.state.store
-        let queued = try #require(
-            try await store.lists(of: "user-1").list(key: Self.key(second.client, "queued")))
-        #expect(try await second.client.cacheSize() == (try await store.lists.totalBytes()))
-        #expect(try await store.lists.totalBytes() < 1_000)
-        #expect(queued.rows.count == 3)
-        #expect(try await store.queue.all().count == 1)
-        await second.client.close()
+            await server.setReachable(false)
+            let second = try await ClientFixture(
+                storage: .directory(folder), server: server, configure: { $0.cache.budget = 1 })
+            let store = second.client.engine.state.store
+            let queued = try #require(
+                try await store.lists(of: "user-1").list(key: Self.key(second.client, "queued")))
+            #expect(try await second.client.cacheSize() == (try await store.lists.totalBytes()))
+            #expect(try await store.lists.totalBytes() < 1_000)
+            #expect(queued.rows.count == 3)
+            #expect(try await store.queue.all().count == 1)
+            await second.client.close()
+        }
     }
 }

@@ -57,66 +57,75 @@ struct CacheTimeToLiveTests {
     @Test(
         "a list whose time to live ended while the app was away is removed at launch; one within it stays")
     func expiredAtLaunch() async throws {
-        let folder = clientStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let server = InMemoryPostgREST(tables: Self.rates)
-        let wallTime = WallTime()
-        let first = try await Self.launch(folder, server, wallTime)
-        _ = try await first.client.from("rates").select().fetch()
-        _ = try await first.client.from("rates").select("id").fetch()
-        _ = try await first.client.from("tasks").select().fetch()
-        await first.client.close()
+        try await withStoreFolder(clientStoreFolder()) { folder in
+            let app = Launches(folder: folder)
+            let first = try await app.launch()
+            _ = try await first.client.from("rates").select().fetch()
+            _ = try await first.client.from("rates").select("id").fetch()
+            _ = try await first.client.from("tasks").select().fetch()
+            await first.client.close()
 
-        // Thirty seconds later: nothing expired.
-        wallTime.set(secondsAfterStart: 30)
-        await server.setReachable(false)
-        let second = try await Self.launch(folder, server, wallTime)
-        _ = try await second.client.cacheSize()
-        let kept = try await second.client.from("rates").select().fetch()
-        #expect(kept.isFromCache && kept.rows.count == 2)
-        await second.client.close()
+            // Thirty seconds later: nothing expired.
+            app.wallTime.set(secondsAfterStart: 30)
+            await app.server.setReachable(false)
+            let second = try await app.launch()
+            _ = try await second.client.cacheSize()
+            let kept = try await second.client.from("rates").select().fetch()
+            #expect(kept.isFromCache && kept.rows.count == 2)
+            await second.client.close()
 
-        // Two minutes later: both rates lists expired and are gone; tasks stays.
-        wallTime.set(secondsAfterStart: 120)
-        let third = try await Self.launch(folder, server, wallTime)
-        _ = try await third.client.cacheSize()
-        let store = third.client.engine.state.store
-        #expect(try await store.lists(of: "user-1").all(table: "rates").isEmpty)
-        #expect(try await store.lists(of: "user-1").all(table: "tasks").count == 1)
-        await #expect(throws: (any Error).self) { try await third.client.from("rates").select().fetch() }
-        await third.client.close()
+            // Two minutes later: both rates lists expired and are gone; tasks stays.
+            app.wallTime.set(secondsAfterStart: 120)
+            let third = try await app.launch()
+            _ = try await third.client.cacheSize()
+            let store = third.client.engine.state.store
+            #expect(try await store.lists(of: "user-1").all(table: "rates").isEmpty)
+            #expect(try await store.lists(of: "user-1").all(table: "tasks").count == 1)
+            await #expect(throws: (any Error).self) { try await third.client.from("rates").select().fetch() }
+            await third.client.close()
+        }
     }
 
     @Test(
         "an expired list behind a queued write stays, stale, and a live read fetches it before it reads fresh"
     )
     func expiredPinnedListIsFetchedAgain() async throws {
-        let folder = clientStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let server = InMemoryPostgREST(tables: Self.rates)
-        let wallTime = WallTime()
-        let first = try await Self.launch(folder, server, wallTime)
-        _ = try await first.client.from("rates").select().fetch()
-        await first.client.disableNetwork()
-        _ = try await first.client.from("rates").insert(["id": 7, "body": "queued"] as Row).execute()
-        await first.client.close()
+        try await withStoreFolder(clientStoreFolder()) { folder in
+            let app = Launches(folder: folder)
+            let first = try await app.launch()
+            _ = try await first.client.from("rates").select().fetch()
+            try await first.client.insertOffline(["id": 7, "body": "queued"], into: "rates")
+            await first.client.close()
 
-        wallTime.set(secondsAfterStart: 120)
-        let second = try await Self.launch(folder, server, wallTime)
-        _ = try await second.client.cacheSize()
-        let key = second.client.from("rates").select().query.canonicalKey
-        let stored = try #require(
-            try await second.client.engine.state.store.lists(of: "user-1").list(key: key))
-        #expect(stored.rows.count == 2, "kept: a queued write is laid over it")
-        await server.setRows(paddedRows(3, padding: 20), of: "rates")
-        let log = AsyncLog<QuerySnapshot>()
-        let reader = collect(second.client.from("rates").select().snapshots(), into: log)
-        let fresh = try await Self.next(in: log, after: 0) { !$0.isFromCache }
-        #expect(log.values[..<fresh].allSatisfy { $0.isFromCache })
-        #expect(log.values[fresh].result?.rows.count ?? 0 >= 3, "the server's rows")
-        reader.cancel()
-        await reader.value
-        await second.client.close()
+            app.wallTime.set(secondsAfterStart: 120)
+            let second = try await app.launch()
+            _ = try await second.client.cacheSize()
+            let key = second.client.from("rates").select().query.canonicalKey
+            let stored = try #require(
+                try await second.client.engine.state.store.lists(of: "user-1").list(key: key))
+            #expect(stored.rows.count == 2, "kept: a queued write is laid over it")
+            await app.server.setRows(paddedRows(3, padding: 20), of: "rates")
+            let log = AsyncLog<QuerySnapshot>()
+            let reader = collect(second.client.from("rates").select().snapshots(), into: log)
+            let fresh = try await Self.next(in: log, after: 0) { !$0.isFromCache }
+            #expect(log.values[..<fresh].allSatisfy { $0.isFromCache })
+            #expect(log.values[fresh].result?.rows.count ?? 0 >= 3, "the server's rows")
+            reader.cancel()
+            await reader.value
+            await second.client.close()
+        }
+    }
+
+    /// The app launched on one folder and one server, again and again, at the wall time
+    /// `wallTime` sets.
+    private struct Launches {
+        let folder: URL
+        let server = InMemoryPostgREST(tables: CacheTimeToLiveTests.rates)
+        let wallTime = WallTime()
+
+        func launch() async throws -> ClientFixture {
+            try await CacheTimeToLiveTests.launch(folder, server, wallTime)
+        }
     }
 
     /// A client on the store in `folder`, rates living a minute, at the wall time `wallTime` sets.

@@ -43,14 +43,7 @@ struct ClientAnswerTests {
         "a write sent at once whose answer was lost is checked, not rejected, when its replay meets its row")
     func lostAnswerOfImmediateSend() async throws {
         let fixture = try await ClientFixture()
-        let server = fixture.server
-        let lost = Turns(1)
-        fixture.probe.answer { request in
-            guard request.method == .post, lost.take()
-            else { return nil }
-            await server.setRows(await server.rows(of: "tasks") + request.bodyRows, of: "tasks")
-            throw TransportError(kind: .connectionLost)
-        }
+        fixture.applyingFirstInsert { throw TransportError(kind: .connectionLost) }
         let result = try await fixture.client.from("tasks").insert(["id": 1, "title": "a"] as Row).execute()
             .outcome
         guard case .queued = result else {
@@ -67,8 +60,7 @@ struct ClientAnswerTests {
     @Test("a checking read that fails is a transient failure, never 'not applied'")
     func failedCheckIsTransient() async throws {
         let fixture = try await ClientFixture(tables: ["tasks": [["id": 1, "title": "a"]]])
-        await fixture.client.disableNetwork()
-        _ = try await fixture.client.from("tasks").insert(["id": 1, "title": "a"] as Row).execute()
+        try await fixture.client.insertOffline(["id": 1, "title": "a"])
         // An earlier attempt whose answer was lost (the row above is its effect).
         let failedChecks = Turns(1)
         let interrupted = Turns(1)
@@ -120,16 +112,8 @@ struct ClientAnswerTests {
     @Test("an insert without its key values whose attempt was interrupted is not sent again blindly")
     func keylessInsertIsNotResent() async throws {
         let fixture = try await ClientFixture()
-        await fixture.client.disableNetwork()
-        _ = try await fixture.client.from("tasks").insert(["title": "no id"] as Row).execute()
-        let server = fixture.server
-        let lost = Turns(1)
-        fixture.probe.answer { request in
-            guard request.method == .post, lost.take()
-            else { return nil }
-            await server.setRows(await server.rows(of: "tasks") + request.bodyRows, of: "tasks")
-            throw TransportError(kind: .connectionLost)
-        }
+        try await fixture.client.insertOffline(["title": "no id"])
+        fixture.applyingFirstInsert { throw TransportError(kind: .connectionLost) }
         await fixture.client.enableNetwork()
         try await fixture.sleepers(atLeast: 1)
         fixture.clock.advance(by: .milliseconds(300))
@@ -145,8 +129,7 @@ struct ClientAnswerTests {
     @Test("a replay honours Retry-After only up to 30 s")
     func retryAfterIsCapped() async throws {
         let fixture = try await ClientFixture()
-        await fixture.client.disableNetwork()
-        _ = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
+        try await fixture.client.insertOffline(["id": 1])
         Self.answerFirstPosts(
             1, of: fixture, with: errorResponse(status: 503, code: "PGRST002", retryAfter: 999_999_999))
         await fixture.client.enableNetwork()

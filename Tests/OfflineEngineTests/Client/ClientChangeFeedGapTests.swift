@@ -80,11 +80,7 @@ struct ClientChangeFeedGapTests {
             await fixture.server.setRows(Self.rows + [["id": 3, "title": "c"]], of: "tasks")
             feed.send(.insert(["id": 3, "title": "c"], into: "tasks"))
             // The fetch that "subscribed" starts is held: the change shows before it answers.
-            let gate = Gate()
-            fixture.probe.answer { request in
-                if request.method == .get { await gate.wait() }
-                return nil
-            }
+            let gate = fixture.probe.holdReads()
             feed.send(.subscribed)
             _ = try await read.first { $0.column("id") == ["1", "2", "3"] }
             gate.open()

@@ -15,23 +15,13 @@ struct ClientClearUserTests {
     static let acceptedA = "accepted-SECRET-A-mno345"
     static let rejectedA = "rejected-SECRET-A-jkl012"
 
-    struct Titled: Decodable {
-        var id: Int
-        var title: String
-    }
-
     /// A reads, has a write accepted (its rows kept), one rejected and one queued, and signs out;
     /// B signs in, reads and queues a write.
     private static func twoUsersLeaveData(_ fixture: ClientFixture) async throws {
         let client = fixture.client
         try await client.signIn(AuthSession(accessToken: tokenA, userID: "A"))
         _ = try await client.from("tasks").select().fetch()
-        await client.disableNetwork()
-        let accepted: WriteResponse<[Titled]> = try await client.from("tasks")
-            .insert(["id": 10, "title": .string(acceptedA)] as Row).select().execute()
-        #expect(accepted.isQueued)
-        await client.enableNetwork()
-        try await client.waitForPendingWrites()
+        try await client.insertQueuedThenAccepted(["id": 10, "title": .string(acceptedA)])
         fixture.probe.answer { request in
             request.method == .post && request.bodyRows.contains { $0["id"] == 11 }
                 ? errorResponse(status: 403, code: "42501") : nil
@@ -55,35 +45,36 @@ struct ClientClearUserTests {
     @Test(
         "clearLocalData(user:) leaves none of that user's values in the store's files; the other user's stay")
     func oneUsersValuesLeaveTheFiles() async throws {
-        let folder = clientStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let fixture = try await ClientFixture(
-            tables: ["tasks": [["id": 1, "title": .string(Self.cachedA)]]], storage: .directory(folder),
-            signedInAs: nil)
-        let client = fixture.client
-        try await Self.twoUsersLeaveData(fixture)
-        let ofA = [Self.cachedA, Self.queuedA, Self.acceptedA, Self.rejectedA]
-        let ofB = [Self.tokenB, Self.cachedB, Self.queuedB]
-        for secret in ofA + ofB {
-            #expect(try !filesContaining(secret, in: folder).isEmpty, "\(secret) is on disk before the clear")
-        }
+        try await withStoreFolder(clientStoreFolder()) { folder in
+            let fixture = try await ClientFixture(
+                tables: ["tasks": [["id": 1, "title": .string(Self.cachedA)]]], storage: .directory(folder),
+                signedInAs: nil)
+            let client = fixture.client
+            try await Self.twoUsersLeaveData(fixture)
+            let ofA = [Self.cachedA, Self.queuedA, Self.acceptedA, Self.rejectedA]
+            let ofB = [Self.tokenB, Self.cachedB, Self.queuedB]
+            for secret in ofA + ofB {
+                #expect(
+                    try !filesContaining(secret, in: folder).isEmpty, "\(secret) is on disk before the clear")
+            }
 
-        try await client.clearLocalData(user: "A")
-        for secret in ofA + [Self.tokenA] {
-            #expect(try filesContaining(secret, in: folder) == [], "\(secret) is gone after the clear")
+            try await client.clearLocalData(user: "A")
+            for secret in ofA + [Self.tokenA] {
+                #expect(try filesContaining(secret, in: folder) == [], "\(secret) is gone after the clear")
+            }
+            for secret in ofB {
+                #expect(try !filesContaining(secret, in: folder).isEmpty, "\(secret) stays")
+            }
+            // B, still signed in, keeps their rows and queued write.
+            #expect(try await client.from("tasks").select().fetch().rows.map { $0["id"] } == [20, 21])
+            #expect(try await firstValue(of: client.pendingMutationCount()) { _ in true } == 1)
+            // A, back, finds nothing of theirs.
+            try await client.signIn(AuthSession(accessToken: Self.tokenA, userID: "A"))
+            #expect(try await firstValue(of: client.pendingMutationCount()) { _ in true } == 0)
+            #expect(try await firstValue(of: client.rejectedMutations()) { _ in true }.isEmpty)
+            await #expect(throws: (any Error).self) { try await client.from("tasks").select().fetch() }
+            await client.close()
         }
-        for secret in ofB {
-            #expect(try !filesContaining(secret, in: folder).isEmpty, "\(secret) stays")
-        }
-        // B, still signed in, keeps their rows and queued write.
-        #expect(try await client.from("tasks").select().fetch().rows.map { $0["id"] } == [20, 21])
-        #expect(try await firstValue(of: client.pendingMutationCount()) { _ in true } == 1)
-        // A, back, finds nothing of theirs.
-        try await client.signIn(AuthSession(accessToken: Self.tokenA, userID: "A"))
-        #expect(try await firstValue(of: client.pendingMutationCount()) { _ in true } == 0)
-        #expect(try await firstValue(of: client.rejectedMutations()) { _ in true }.isEmpty)
-        await #expect(throws: (any Error).self) { try await client.from("tasks").select().fetch() }
-        await client.close()
     }
 
     @Test("clearing the signed-in user signs them out; the other user's writes stay")

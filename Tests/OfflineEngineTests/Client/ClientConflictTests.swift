@@ -29,21 +29,22 @@ struct ClientConflictTests {
         "queued, then replayed after the row was deleted elsewhere, across a relaunch: rejected as a conflict"
     )
     func replayed() async throws {
-        let folder = clientStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let server = InMemoryPostgREST(tables: ["tasks": [["id": 1, "done": false]]])
-        let first = try await ClientFixture(storage: .directory(folder), server: server)
-        await first.client.disableNetwork()
-        try await first.client.from("tasks").update(["done": true] as Row).eq("id", value: 1).expectingRows()
-            .execute()
-        await first.client.close()
-        await server.setRows([], of: "tasks")  // another device deleted the row meanwhile
-        let second = try await ClientFixture(storage: .directory(folder), signedInAs: nil, server: server)
-        let rejected = try await firstValue(of: second.client.rejectedMutations()) { !$0.isEmpty }
-        #expect(rejected.map(\.error.code) == [RejectedMutation.conflictCode])
-        #expect(rejected.first?.values == [["done": true]])
-        #expect(try await second.client.store.rejected.all().map(\.mutation.id) == rejected.map(\.id))
-        #expect(try await second.client.store.queue.all().isEmpty)
-        await second.client.close()
+        try await withStoreFolder(clientStoreFolder()) { folder in
+            let server = InMemoryPostgREST(tables: ["tasks": [["id": 1, "done": false]]])
+            let first = try await ClientFixture(storage: .directory(folder), server: server)
+            await first.client.disableNetwork()
+            try await first.client.from("tasks").update(["done": true] as Row).eq("id", value: 1)
+                .expectingRows()
+                .execute()
+            await first.client.close()
+            await server.setRows([], of: "tasks")  // another device deleted the row meanwhile
+            let second = try await ClientFixture(storage: .directory(folder), signedInAs: nil, server: server)
+            let rejected = try await firstValue(of: second.client.rejectedMutations()) { !$0.isEmpty }
+            #expect(rejected.map(\.error.code) == [RejectedMutation.conflictCode])
+            #expect(rejected.first?.values == [["done": true]])
+            #expect(try await second.client.store.rejected.all().map(\.mutation.id) == rejected.map(\.id))
+            #expect(try await second.client.store.queue.all().isEmpty)
+            await second.client.close()
+        }
     }
 }

@@ -98,21 +98,22 @@ struct ClientCountOfflineTests {
 
     @Test("the cached count survives a relaunch while offline, and the queued insert still moves it")
     func countAcrossRelaunch() async throws {
-        let folder = clientStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let first = try await ClientFixture(tables: ["tasks": Self.rows], storage: .directory(folder))
-        let badge = Self.badge
-        _ = try await badge(first.client).execute()
-        await first.client.disableNetwork()
-        try await first.client.from("tasks").insert(["id": 5, "title": "e", "done": false] as Row).execute()
-        await first.client.close()
+        try await withStoreFolder(clientStoreFolder()) { folder in
+            let first = try await ClientFixture(tables: ["tasks": Self.rows], storage: .directory(folder))
+            let badge = Self.badge
+            _ = try await badge(first.client).execute()
+            await first.client.disableNetwork()
+            try await first.client.from("tasks").insert(["id": 5, "title": "e", "done": false] as Row)
+                .execute()
+            await first.client.close()
 
-        await first.server.setReachable(false)
-        let second = try await ClientFixture(
-            storage: .directory(folder), server: first.server, probe: ServerProbe())
-        let offline = try await badge(second.client).execute()
-        #expect(offline.count == 4 && offline.isFromCache && offline.hasPendingMutations)
-        await second.client.close()
+            await first.server.setReachable(false)
+            let second = try await ClientFixture(
+                storage: .directory(folder), server: first.server, probe: ServerProbe())
+            let offline = try await badge(second.client).execute()
+            #expect(offline.count == 4 && offline.isFromCache && offline.hasPendingMutations)
+            await second.client.close()
+        }
     }
 
     @Test("the head read's cached count does not replace the rows of the same read cached without head")

@@ -8,18 +8,6 @@ import Testing
 /// sent, a time shown only), and a queued write whose rows do not decode says it is queued.
 @Suite("Rows made offline: values made on the device")
 struct ClientDeviceValuesTests {
-    /// A channel as an app decodes it: the server makes `id` and `created_at`.
-    struct Channel: Decodable, Equatable {
-        let id: UUID
-        let name: String
-        let createdAt: Date
-
-        enum CodingKeys: String, CodingKey {
-            case id, name
-            case createdAt = "created_at"
-        }
-    }
-
     private static let channels = TableSettings(key: ["id"], madeOnDevice: ["id": .uuid, "created_at": .now])
 
     @Test(
@@ -45,53 +33,57 @@ struct ClientDeviceValuesTests {
         "a declared uuid key and created_at: an offline insert decodes as the value, in the list and across a relaunch; the id is sent, created_at is not"
     )
     func madeOnDevice() async throws {
-        let folder = clientStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let server = InMemoryPostgREST(tables: ["channels": []])
-        let first = try await ClientFixture(storage: .directory(folder), server: server) {
-            $0.tables = ["channels": Self.channels]
-        }
-        let list = first.client.from("channels").select().order("name")
-        _ = try await list.fetch()
-        await first.client.disableNetwork()
-        let saved: Channel = try await first.client.from("channels").insert(["name": "general"] as Row)
-            .select()
-            .single().execute().value
-        #expect(saved.name == "general")
-        #expect(saved.id.uuidString.lowercased() == saved.id.uuidString.lowercased())
-        let shown = try await firstValue(of: list.snapshots()) { $0.result?.rows.count == 1 }
-        #expect(try shown.result?.decode([Channel].self) == [saved])
-        let pending = try await firstValue(of: first.client.pendingMutations(table: "channels")) {
-            !$0.isEmpty
-        }
-        #expect(pending.first?.rowKeys.first?.values == [saved.id.uuidString.lowercased()])
-        await first.client.close()
+        try await withStoreFolder(clientStoreFolder()) { folder in
+            let server = InMemoryPostgREST(tables: ["channels": []])
+            let first = try await ClientFixture(storage: .directory(folder), server: server) {
+                $0.tables = ["channels": Self.channels]
+            }
+            let list = first.client.from("channels").select().order("name")
+            _ = try await list.fetch()
+            await first.client.disableNetwork()
+            let saved: Channel = try await first.client.from("channels").insert(["name": "general"] as Row)
+                .select()
+                .single().execute().value
+            #expect(saved.name == "general")
+            #expect(saved.id.uuidString.lowercased() == saved.id.uuidString.lowercased())
+            let shown = try await firstValue(of: list.snapshots()) { $0.result?.rows.count == 1 }
+            #expect(try shown.result?.decode([Channel].self) == [saved])
+            let pending = try await firstValue(of: first.client.pendingMutations(table: "channels")) {
+                !$0.isEmpty
+            }
+            #expect(pending.first?.rowKeys.first?.values == [saved.id.uuidString.lowercased()])
+            await first.client.close()
 
-        let second = try await ClientFixture(storage: .directory(folder), signedInAs: nil, server: server) {
-            $0.tables = ["channels": Self.channels]
-            $0.networkAvailability = AsyncStream { $0.yield(false) }
-        }
-        let relaunched = try await firstValue(
-            of: second.client.from("channels").select().order("name").snapshots()
-        ) {
-            $0.result?.rows.count == 1
-        }
-        #expect(try relaunched.result?.decode([Channel].self) == [saved])
-        await second.client.close()
+            let second = try await ClientFixture(storage: .directory(folder), signedInAs: nil, server: server)
+            {
+                $0.tables = ["channels": Self.channels]
+                $0.networkAvailability = AsyncStream { $0.yield(false) }
+            }
+            let relaunched = try await firstValue(
+                of: second.client.from("channels").select().order("name").snapshots()
+            ) {
+                $0.result?.rows.count == 1
+            }
+            #expect(try relaunched.result?.decode([Channel].self) == [saved])
+            await second.client.close()
 
-        let third = try await ClientFixture(storage: .directory(folder), signedInAs: nil, server: server) {
-            $0.tables = ["channels": Self.channels]
+            let third = try await ClientFixture(storage: .directory(folder), signedInAs: nil, server: server)
+            {
+                $0.tables = ["channels": Self.channels]
+            }
+            _ = try await firstValue(of: third.client.pendingMutationCount()) { $0 == 0 }
+            let sent = try #require(third.writes.last?.body.flatMap { try? JSONText.parse($0) })
+            guard case .array(let rows) = sent, case .object(let row)? = rows.first else {
+                Issue.record("the body is not an array of rows")
+                return
+            }
+            #expect(
+                row["id"] == .string(saved.id.uuidString.lowercased()), "the key made on the device is sent")
+            #expect(row["created_at"] == nil, "the time made on the device is shown only")
+            #expect(
+                await server.rows(of: "channels").first?["id"] == .string(saved.id.uuidString.lowercased()))
+            await third.client.close()
         }
-        _ = try await firstValue(of: third.client.pendingMutationCount()) { $0 == 0 }
-        let sent = try #require(third.writes.last?.body.flatMap { try? JSONText.parse($0) })
-        guard case .array(let rows) = sent, case .object(let row)? = rows.first else {
-            Issue.record("the body is not an array of rows")
-            return
-        }
-        #expect(row["id"] == .string(saved.id.uuidString.lowercased()), "the key made on the device is sent")
-        #expect(row["created_at"] == nil, "the time made on the device is shown only")
-        #expect(await server.rows(of: "channels").first?["id"] == .string(saved.id.uuidString.lowercased()))
-        await third.client.close()
     }
 
     @Test("where the app declared nothing, a row is sent and shown as written")

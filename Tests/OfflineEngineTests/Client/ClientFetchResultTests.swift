@@ -19,8 +19,7 @@ struct ClientFetchResultTests {
         let fetchedAt = try #require(fresh.fetchedAt)
         _ = try await done.fetch()
 
-        await fixture.client.disableNetwork()
-        _ = try await fixture.client.from("tasks").insert(["id": 3, "done": false] as Row).execute()
+        try await fixture.client.insertOffline(["id": 3, "done": false])
         let changed = try await all.fetch()
         #expect(changed.rows.map { $0["id"] } == [1, 2, 3])
         #expect(changed.hasPendingMutations)

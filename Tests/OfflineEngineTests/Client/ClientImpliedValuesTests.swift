@@ -22,6 +22,16 @@ struct ClientImpliedValuesTests {
             primaryKeys: ["likes": ["user_id", "post_id"]])
     }
 
+    /// The user's likes in post order, read once, then the network known down.
+    private static func likesReadOffline(_ fixture: ClientFixture, columns: String = "post_id") async throws
+        -> ReadQuery
+    {
+        let list = fixture.client.from("likes").select(columns).eq("user_id", value: user).order("post_id")
+        _ = try await list.fetch()
+        await fixture.client.disableNetwork()
+        return list
+    }
+
     @Test(
         "a queued delete by user_id and post_id removes the row from a list filtered on user_id that does not select it"
     )
@@ -43,10 +53,7 @@ struct ClientImpliedValuesTests {
     @Test("another user's value decides nothing: the row stays")
     func otherValueDecidesNothing() async throws {
         let fixture = try await Self.fixture()
-        let list = fixture.client.from("likes").select("post_id").eq("user_id", value: Self.user).order(
-            "post_id")
-        _ = try await list.fetch()
-        await fixture.client.disableNetwork()
+        let list = try await Self.likesReadOffline(fixture)
         try await fixture.client.from("likes").delete().eq("user_id", value: "u-2").eq("post_id", value: "p1")
             .execute()
         let shown = try await firstValue(of: list.snapshots()) { $0.result != nil }
@@ -59,10 +66,7 @@ struct ClientImpliedValuesTests {
     )
     func upsertMergesByImpliedConflictColumns() async throws {
         let fixture = try await Self.fixture()
-        let list = fixture.client.from("likes").select("post_id,reps").eq("user_id", value: Self.user).order(
-            "post_id")
-        _ = try await list.fetch()
-        await fixture.client.disableNetwork()
+        let list = try await Self.likesReadOffline(fixture, columns: "post_id,reps")
         let row: Row = ["user_id": .string(Self.user), "post_id": "p1", "reps": 5]
         try await fixture.client.from("likes").upsert(row, onConflict: "user_id,post_id").execute()
         let shown = try await firstValue(of: list.snapshots()) { $0.hasPendingMutations }
@@ -74,10 +78,7 @@ struct ClientImpliedValuesTests {
     @Test("a row a queued insert added is not decided by the list's filter: a later delete leaves it")
     func writtenRowsAreNotImplied() async throws {
         let fixture = try await Self.fixture()
-        let list = fixture.client.from("likes").select("post_id").eq("user_id", value: Self.user).order(
-            "post_id")
-        _ = try await list.fetch()
-        await fixture.client.disableNetwork()
+        let list = try await Self.likesReadOffline(fixture)
         try await fixture.client.from("likes").insert(["post_id": "p3"] as Row).execute()
         try await fixture.client.from("likes").delete().eq("user_id", value: Self.user).eq(
             "post_id", value: "p3"

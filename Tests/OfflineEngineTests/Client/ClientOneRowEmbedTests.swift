@@ -6,14 +6,14 @@ import Testing
 
 /// A message as a chat app decodes it: its author embedded, non-optional.
 private struct Message: Decodable, Hashable {
+    var id: String
+    var text: String
+    var user: Author
+
     struct Author: Decodable, Hashable {
         var id: String
         var name: String
     }
-
-    var id: String
-    var text: String
-    var user: Author
 }
 
 /// A message whose author may be missing, as the reference's tip decodes one.
@@ -184,34 +184,35 @@ struct ClientOneRowEmbedTests {
         "with a declared relation, the embed comes from the embedded table's cached rows, across a relaunch offline"
     )
     func embedFromTheDeclaredTable() async throws {
-        let folder = clientStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let settings = { (configuration: inout Configuration) in
-            configuration.tables = ["messages": TableSettings(foreignKeys: ["profiles": "user_id"])]
-        }
-        let first = try await ClientFixture(
-            tables: ["messages": [], "profiles": [Self.ann, Self.bob]], storage: .directory(folder),
-            configure: settings)
-        // The in-memory server reads no embeds: no message is cached with an author.
-        first.probe.answer { request in
-            request.method == .get && request.url.absoluteString.contains("user_id") ? jsonResponse([]) : nil
-        }
-        _ = try await first.client.from("profiles").select().execute()
-        let list = { (client: OfflineClient) in
-            client.from("messages").select("*, user:user_id(*)").eq("channel_id", value: "c1")
-        }
-        _ = try await list(first.client).execute()
-        try await Self.insertOffline(
-            ["id": "m1", "text": "yo", "channel_id": "c1", "user_id": "u2"] as Row, into: first)
-        #expect(try await list(first.client).execute().value == [Self.bobsMessage])
-        await first.client.close()
+        try await withStoreFolder(clientStoreFolder()) { folder in
+            let settings = { (configuration: inout Configuration) in
+                configuration.tables = ["messages": TableSettings(foreignKeys: ["profiles": "user_id"])]
+            }
+            let first = try await ClientFixture(
+                tables: ["messages": [], "profiles": [Self.ann, Self.bob]], storage: .directory(folder),
+                configure: settings)
+            // The in-memory server reads no embeds: no message is cached with an author.
+            first.probe.answer { request in
+                request.method == .get && request.url.absoluteString.contains("user_id")
+                    ? jsonResponse([]) : nil
+            }
+            _ = try await first.client.from("profiles").select().execute()
+            let list = { (client: OfflineClient) in
+                client.from("messages").select("*, user:user_id(*)").eq("channel_id", value: "c1")
+            }
+            _ = try await list(first.client).execute()
+            try await Self.insertOffline(
+                ["id": "m1", "text": "yo", "channel_id": "c1", "user_id": "u2"] as Row, into: first)
+            #expect(try await list(first.client).execute().value == [Self.bobsMessage])
+            await first.client.close()
 
-        await first.server.setReachable(false)
-        let second = try await ClientFixture(
-            storage: .directory(folder), server: first.server, probe: ServerProbe(), configure: settings)
-        let relaunched = try await firstValue(of: list(second.client).snapshots()) { $0.result != nil }
-        #expect(try #require(relaunched.result).decode([Message].self) == [Self.bobsMessage])
-        await second.client.close()
+            await first.server.setReachable(false)
+            let second = try await ClientFixture(
+                storage: .directory(folder), server: first.server, probe: ServerProbe(), configure: settings)
+            let relaunched = try await firstValue(of: list(second.client).snapshots()) { $0.result != nil }
+            #expect(try #require(relaunched.result).decode([Message].self) == [Self.bobsMessage])
+            await second.client.close()
+        }
     }
 
     private static let bobsMessage = Message(

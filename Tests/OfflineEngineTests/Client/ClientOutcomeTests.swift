@@ -12,52 +12,52 @@ struct ClientOutcomeTests {
         "accepted, rejected and conflict are told once the writes leave the queue, and again after a relaunch"
     )
     func acrossRelaunch() async throws {
-        let folder = clientStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let server = InMemoryPostgREST(tables: ["tasks": [["id": 5, "done": false]]])
-        let first = try await ClientFixture(storage: .directory(folder), server: server)
-        await first.client.disableNetwork()
-        let ids = try await [
-            first.client.from("tasks").insert(["id": 1] as Row).select().execute(),
-            first.client.from("tasks").insert(["id": 2] as Row).execute(),
-            first.client.from("tasks").update(["done": true] as Row).eq("id", value: 9).expectingRows()
-                .execute(),
-        ].map { try #require($0.outcome.queuedID) }
-        await first.client.close()
+        try await withStoreFolder(clientStoreFolder()) { folder in
+            let server = InMemoryPostgREST(tables: ["tasks": [["id": 5, "done": false]]])
+            let first = try await ClientFixture(storage: .directory(folder), server: server)
+            await first.client.disableNetwork()
+            let ids = try await [
+                first.client.from("tasks").insert(["id": 1] as Row).select().execute(),
+                first.client.from("tasks").insert(["id": 2] as Row).execute(),
+                first.client.from("tasks").update(["done": true] as Row).eq("id", value: 9).expectingRows()
+                    .execute(),
+            ].map { try #require($0.outcome.queuedID) }
+            await first.client.close()
 
-        let probe = ServerProbe()
-        let second = try await ClientFixture(
-            storage: .directory(folder), signedInAs: nil, server: server, probe: probe)
-        probe.answer { request in
-            request.method == .post && request.bodyRows.first?["id"] == 2
-                ? errorResponse(status: 403, code: "42501") : nil
-        }
-        guard case .accepted(_, let rows) = try await second.client.outcome(of: ids[0]) else {
-            Issue.record("the insert was not told accepted")
-            return
-        }
-        #expect(rows == [["id": 1]])
-        guard case .rejected(let refused) = try await second.client.outcome(of: ids[1]) else {
-            Issue.record("the refused insert was not told rejected")
-            return
-        }
-        #expect(refused.error.code == "42501")
-        guard case .conflict = try await second.client.outcome(of: ids[2]) else {
-            Issue.record("the update that reached no row was not told a conflict")
-            return
-        }
-        #expect(try await second.client.outcome(of: UUID()) == .unknown)
-        await second.client.close()
+            let probe = ServerProbe()
+            let second = try await ClientFixture(
+                storage: .directory(folder), signedInAs: nil, server: server, probe: probe)
+            probe.answer { request in
+                request.method == .post && request.bodyRows.first?["id"] == 2
+                    ? errorResponse(status: 403, code: "42501") : nil
+            }
+            guard case .accepted(_, let rows) = try await second.client.outcome(of: ids[0]) else {
+                Issue.record("the insert was not told accepted")
+                return
+            }
+            #expect(rows == [["id": 1]])
+            guard case .rejected(let refused) = try await second.client.outcome(of: ids[1]) else {
+                Issue.record("the refused insert was not told rejected")
+                return
+            }
+            #expect(refused.error.code == "42501")
+            guard case .conflict = try await second.client.outcome(of: ids[2]) else {
+                Issue.record("the update that reached no row was not told a conflict")
+                return
+            }
+            #expect(try await second.client.outcome(of: UUID()) == .unknown)
+            await second.client.close()
 
-        let third = try await ClientFixture(storage: .directory(folder), signedInAs: nil, server: server)
-        guard case .accepted(_, let kept) = try await third.client.outcome(of: ids[0]) else {
-            Issue.record("the accepted write was forgotten at the relaunch")
-            return
+            let third = try await ClientFixture(storage: .directory(folder), signedInAs: nil, server: server)
+            guard case .accepted(_, let kept) = try await third.client.outcome(of: ids[0]) else {
+                Issue.record("the accepted write was forgotten at the relaunch")
+                return
+            }
+            #expect(kept == [["id": 1]])
+            try await third.client.dismissRejected(ids[1])
+            #expect(try await third.client.outcome(of: ids[1]) == .unknown)
+            await third.client.close()
         }
-        #expect(kept == [["id": 1]])
-        try await third.client.dismissRejected(ids[1])
-        #expect(try await third.client.outcome(of: ids[1]) == .unknown)
-        await third.client.close()
     }
 
     @Test("closing the client while a write is queued ends the wait with ClientError.closed")

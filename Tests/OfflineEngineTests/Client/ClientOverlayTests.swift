@@ -83,8 +83,7 @@ struct ClientOverlayTests {
     @Test("another user's queued writes are never laid over or replayed; they replay when that user is back")
     func otherUsersWrites() async throws {
         let fixture = try await ClientFixture(tables: ["tasks": Self.rows])
-        await fixture.client.disableNetwork()
-        _ = try await fixture.client.from("tasks").insert(["id": 3, "done": false] as Row).execute()
+        try await fixture.client.insertOffline(["id": 3, "done": false])
         try await fixture.client.signIn(ClientFixture.session("user-2"))
         await fixture.client.enableNetwork()
         let stream = fixture.client.from("tasks").select().snapshots()
@@ -103,8 +102,7 @@ struct ClientOverlayTests {
     @Test("owner-less writes made signed out are claimed by the first user who signs in")
     func ownerlessClaimed() async throws {
         let fixture = try await ClientFixture(signedInAs: nil)
-        await fixture.client.disableNetwork()
-        _ = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
+        try await fixture.client.insertOffline(["id": 1])
         let before = try await firstValue(of: fixture.client.pendingMutations(table: "tasks")) { !$0.isEmpty }
         #expect(before.first?.ownerID == nil)
         try await fixture.client.signIn(ClientFixture.session("user-2"))
@@ -126,8 +124,7 @@ struct ClientOverlayTests {
         let pending = fixture.client.pendingMutations(table: "tasks")
         let counts = fixture.client.pendingMutationCount()
         #expect(try await firstValue(of: pending) { _ in true }.isEmpty)
-        await fixture.client.disableNetwork()
-        _ = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
+        try await fixture.client.insertOffline(["id": 1])
         #expect(try await firstValue(of: pending) { !$0.isEmpty }.map(\.rowIDs) == [["1"]])
         _ = try await firstValue(of: counts) { $0 == 1 }
         _ = try await fixture.client.from("tasks").update(["done": true] as Row).eq("id", value: 2).execute()

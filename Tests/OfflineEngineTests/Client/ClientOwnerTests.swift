@@ -26,8 +26,7 @@ struct ClientOwnerTests {
 
     /// Queues write 2 offline and replays it: once it is sent, the pass that held write 1 is over.
     private static func replayAnotherWrite(_ fixture: ClientFixture) async throws {
-        await fixture.client.disableNetwork()
-        _ = try await fixture.client.from("tasks").insert(["id": 2] as Row).execute()
+        try await fixture.client.insertOffline(["id": 2])
         await fixture.client.enableNetwork()
         _ = try await fixture.probe.requests(atLeast: 1) { $0.bodyRows.first?["id"] == 2 }
     }

@@ -20,9 +20,7 @@ struct ClientRefreshTests {
     @Test("a failing refresh retries after 300 ms, 900 ms and 2.4 s and reads Stalled at the fourth failure")
     func stallsAfterFourthFailure() async throws {
         let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]])
-        fixture.probe.answer { request in
-            request.method == .get ? errorResponse(status: 500, code: "XX000") : nil
-        }
+        fixture.probe.failReads()
         let read = fixture.client.from("tasks").select()
         let stream = read.snapshots()
         let delays: [Duration] = [.milliseconds(300), .milliseconds(900), .milliseconds(2400)]
@@ -66,9 +64,7 @@ struct ClientRefreshTests {
     @Test("a refresh still gets the transport's retries of a 503 after 1 s, 2 s and 4 s")
     func refreshKeepsStatusRetries() async throws {
         let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]])
-        fixture.probe.answer { request in
-            request.method == .get ? errorResponse(status: 503, code: "PGRST002") : nil
-        }
+        fixture.probe.failReads(status: 503, code: "PGRST002")
         let stream = fixture.client.from("tasks").select().snapshots()
         for (attempt, delay) in [Duration.seconds(1), .seconds(2), .seconds(4)].enumerated() {
             try await fixture.sleepers(atLeast: 1)
@@ -100,9 +96,7 @@ struct ClientRefreshTests {
     @Test("enableNetwork cuts a retry wait short with an attempt at once")
     func enableNetworkCutsWaitShort() async throws {
         let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]])
-        fixture.probe.answer { request in
-            request.method == .get ? errorResponse(status: 500, code: "XX000") : nil
-        }
+        fixture.probe.failReads()
         let stream = fixture.client.from("tasks").select().snapshots()
         try await fixture.sleepers(atLeast: 1)
         #expect(fixture.gets.count == 1)
@@ -117,38 +111,34 @@ struct ClientRefreshTests {
     @Test(
         "on a cold start the refresh reads Refreshing with cached rows on screen while the session restores")
     func coldStart() async throws {
-        let folder = clientStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let first = try await ClientFixture(tables: ["tasks": [["id": 1]]], storage: .directory(folder))
-        _ = try await first.client.from("tasks").select().fetch()
-        await first.client.disableNetwork()
-        _ = try await first.client.from("tasks").insert(["id": 2] as Row).execute()
-        await first.client.close()
+        try await withStoreFolder(clientStoreFolder()) { folder in
+            let first = try await ClientFixture(tables: ["tasks": [["id": 1]]], storage: .directory(folder))
+            _ = try await first.client.from("tasks").select().fetch()
+            try await first.client.insertOffline(["id": 2])
+            await first.client.close()
 
-        let gate = Gate()
-        let second = try await ClientFixture(
-            storage: .directory(folder), signedInAs: nil, server: first.server, probe: ServerProbe()
-        ) {
-            $0.restoreSession = {
-                await gate.wait()
-                return ClientFixture.session("user-1")
+            let gate = Gate()
+            let second = try await ClientFixture.relaunched(
+                in: folder, server: first.server, restoringAfter: gate
+            ) {
+                ClientFixture.session("user-1")
             }
+            let session = try await firstValue(of: second.client.session) { _ in true }
+            #expect(session == .restoring)
+            let stream = second.client.from("tasks").select().snapshots()
+            let snapshot = try await firstValue(of: stream) { _ in true }
+            #expect(snapshot.refresh == .refreshing)
+            // The cached rows, with the stored user's queued write laid over them.
+            #expect(snapshot.column("id") == ["1", "2"])
+            #expect(snapshot.hasPendingMutations)
+            #expect(snapshot.isFromCache)
+            #expect(second.probe.requests.isEmpty)
+            gate.open()
+            _ = try await firstValue(of: stream) { $0.refresh == .idle && !$0.hasPendingMutations }
+            #expect(second.gets.allSatisfy { $0.authorization == "Bearer token-user-1" })
+            #expect(second.writes.map(\.authorization) == ["Bearer token-user-1"])
+            await second.client.close()
         }
-        let session = try await firstValue(of: second.client.session) { _ in true }
-        #expect(session == .restoring)
-        let stream = second.client.from("tasks").select().snapshots()
-        let snapshot = try await firstValue(of: stream) { _ in true }
-        #expect(snapshot.refresh == .refreshing)
-        // The cached rows, with the stored user's queued write laid over them.
-        #expect(snapshot.column("id") == ["1", "2"])
-        #expect(snapshot.hasPendingMutations)
-        #expect(snapshot.isFromCache)
-        #expect(second.probe.requests.isEmpty)
-        gate.open()
-        _ = try await firstValue(of: stream) { $0.refresh == .idle && !$0.hasPendingMutations }
-        #expect(second.gets.allSatisfy { $0.authorization == "Bearer token-user-1" })
-        #expect(second.writes.map(\.authorization) == ["Bearer token-user-1"])
-        await second.client.close()
     }
 
     @Test("trusting only signed-in answers, an empty table read signed out stays Refreshing until rows come")
@@ -168,11 +158,7 @@ struct ClientRefreshTests {
         #expect(log.values.allSatisfy { $0.refresh == RefreshState.refreshing && $0.result == nil })
         await fixture.server.setRows([["id": 1]], of: "tasks")
         fixture.clock.advance(by: .seconds(60))
-        try await withTimeout(30) {
-            while log.values.last?.refresh != RefreshState.idle {
-                _ = try await log.values(atLeast: log.values.count + 1)
-            }
-        }
+        try await log.waitForLatest { $0.refresh == .idle }
         #expect(log.values.last?.column("id") == ["1"])
         reader.cancel()
         await fixture.client.close()

@@ -7,28 +7,28 @@ import Testing
 struct ClientRelaunchAnswerTests {
     @Test("after a relaunch, a keyless insert that was in flight is set aside, and a keyed one is checked")
     func inFlightAtRelaunch() async throws {
-        let folder = clientStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let first = try await ClientFixture(storage: .directory(folder))
-        await first.client.disableNetwork()
-        _ = try await first.client.from("tasks").insert(["title": "no id"] as Row).execute()
-        _ = try await first.client.from("tasks").insert(["id": 7, "title": "keyed"] as Row).execute()
-        // Both were sent and the app died before an answer: the server applied them.
-        let store = first.client.store
-        for queued in try await store.queue.all() {
-            _ = try await store.queue.beginAttempt(queued.mutation.id)
-        }
-        await first.client.close()
-        await first.server.setRows([["title": "no id"], ["id": 7, "title": "keyed"]], of: "tasks")
+        try await withStoreFolder(clientStoreFolder()) { folder in
+            let first = try await ClientFixture(storage: .directory(folder))
+            try await first.client.insertOffline(["title": "no id"])
+            _ = try await first.client.from("tasks").insert(["id": 7, "title": "keyed"] as Row).execute()
+            // Both were sent and the app died before an answer: the server applied them.
+            let store = first.client.store
+            for queued in try await store.queue.all() {
+                _ = try await store.queue.beginAttempt(queued.mutation.id)
+            }
+            await first.client.close()
+            await first.server.setRows([["title": "no id"], ["id": 7, "title": "keyed"]], of: "tasks")
 
-        let second = try await ClientFixture(
-            storage: .directory(folder), signedInAs: nil, server: first.server, probe: ServerProbe())
-        let rejected = try await firstValue(of: second.client.rejectedMutations()) { !$0.isEmpty }
-        #expect(rejected.map(\.mayHaveBeenApplied) == [true])
-        _ = try await firstValue(of: second.client.pendingMutationCount()) { $0 == 0 }
-        #expect(second.writes.map { $0.bodyRows.first?["id"] } == [7])
-        #expect(await second.server.rows(of: "tasks") == [["title": "no id"], ["id": 7, "title": "keyed"]])
-        #expect(try await firstValue(of: second.client.rejectedMutations()) { _ in true }.count == 1)
-        await second.client.close()
+            let second = try await ClientFixture(
+                storage: .directory(folder), signedInAs: nil, server: first.server, probe: ServerProbe())
+            let rejected = try await firstValue(of: second.client.rejectedMutations()) { !$0.isEmpty }
+            #expect(rejected.map(\.mayHaveBeenApplied) == [true])
+            _ = try await firstValue(of: second.client.pendingMutationCount()) { $0 == 0 }
+            #expect(second.writes.map { $0.bodyRows.first?["id"] } == [7])
+            #expect(
+                await second.server.rows(of: "tasks") == [["title": "no id"], ["id": 7, "title": "keyed"]])
+            #expect(try await firstValue(of: second.client.rejectedMutations()) { _ in true }.count == 1)
+            await second.client.close()
+        }
     }
 }

@@ -43,8 +43,7 @@ struct ClientReplayRunTests {
     )
     func keylessInsertRunsAlone() async throws {
         let fixture = try await ClientFixture(primaryKeys: ["tasks": ["id"]])
-        await fixture.client.disableNetwork()
-        _ = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
+        try await fixture.client.insertOffline(["id": 1])
         _ = try await fixture.client.from("tasks").insert(["id": 2] as Row).execute()
         _ = try await fixture.client.from("tasks").insert(["title": "no key"] as Row).execute()
         _ = try await fixture.client.from("tasks").insert(["id": 3] as Row).execute()

@@ -9,8 +9,7 @@ struct ClientReplayTests {
     @Test("the queue replays oldest first, across tables, with the owner's token")
     func oldestFirst() async throws {
         let fixture = try await ClientFixture(tables: ["tasks": [], "projects": []])
-        await fixture.client.disableNetwork()
-        _ = try await fixture.client.from("projects").insert(["id": 10] as Row).execute()
+        try await fixture.client.insertOffline(["id": 10], into: "projects")
         _ = try await fixture.client.from("tasks").insert(["id": 1, "project": 10] as Row).execute()
         _ = try await fixture.client.from("projects").delete().eq("id", value: 10).execute()
         await fixture.client.enableNetwork()
@@ -24,8 +23,7 @@ struct ClientReplayTests {
     @Test("a 503 with Retry-After stops the pass; the replay tries again after the server's wait")
     func retryAfterStopsPass() async throws {
         let fixture = try await ClientFixture()
-        await fixture.client.disableNetwork()
-        _ = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
+        try await fixture.client.insertOffline(["id": 1])
         _ = try await fixture.client.from("tasks").insert(["id": 2] as Row).execute()
         let refusals = Turns(1)
         fixture.probe.answer { request in
@@ -49,8 +47,7 @@ struct ClientReplayTests {
     @Test("a transport failure stops the pass and the replay retries after 300 ms, then 900 ms")
     func transportFailureRetriesOnSchedule() async throws {
         let fixture = try await ClientFixture()
-        await fixture.client.disableNetwork()
-        _ = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
+        try await fixture.client.insertOffline(["id": 1])
         let failures = Turns(2)
         fixture.probe.answer { request in
             guard request.method == .post,
@@ -74,8 +71,7 @@ struct ClientReplayTests {
     @Test("a 401 keeps the write until the session changes, then the replay goes on")
     func unauthorizedWaitsForSession() async throws {
         let fixture = try await ClientFixture()
-        await fixture.client.disableNetwork()
-        _ = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
+        try await fixture.client.insertOffline(["id": 1])
         fixture.probe.answer { request in
             guard request.method == .post, request.authorization == "Bearer token-user-1" else { return nil }
             return errorResponse(status: 401, code: "PGRST301", message: "JWT expired")
@@ -98,55 +94,55 @@ struct ClientReplayTests {
         "a 400, 403, 409 or 422 rejects the write: it leaves the queue and the lists, is kept with the server's reason until dismissed, and later writes go on",
         arguments: [(400, "PGRST102"), (403, "42501"), (409, "23503"), (422, "PGRST999")])
     func rejection(status: Int, code: String) async throws {
-        let folder = clientStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let fixture = try await ClientFixture(storage: .directory(folder))
-        let stream = fixture.client.from("tasks").select().snapshots()
-        _ = try await firstValue(of: stream) { $0.refresh == .idle }
-        await fixture.client.disableNetwork()
-        _ = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
-        _ = try await fixture.client.from("tasks").insert(["id": 2] as Row).execute()
-        _ = try await firstValue(of: stream) { $0.column("id") == ["1", "2"] }
-        fixture.probe.answer { request in
-            guard request.method == HTTPMethod.post, request.bodyRows.first?["id"] == 1 else { return nil }
-            return errorResponse(
-                status: status, code: code, message: "refused by the server", details: "the details",
-                hint: "the hint")
+        try await withStoreFolder(clientStoreFolder()) { folder in
+            let fixture = try await ClientFixture(storage: .directory(folder))
+            let stream = fixture.client.from("tasks").select().snapshots()
+            _ = try await firstValue(of: stream) { $0.refresh == .idle }
+            try await fixture.client.insertOffline(["id": 1])
+            _ = try await fixture.client.from("tasks").insert(["id": 2] as Row).execute()
+            _ = try await firstValue(of: stream) { $0.column("id") == ["1", "2"] }
+            fixture.probe.answer { request in
+                guard request.method == HTTPMethod.post, request.bodyRows.first?["id"] == 1 else {
+                    return nil
+                }
+                return errorResponse(
+                    status: status, code: code, message: "refused by the server", details: "the details",
+                    hint: "the hint")
+            }
+            await fixture.client.enableNetwork()
+            let rejected = try await firstValue(of: fixture.client.rejectedMutations()) { !$0.isEmpty }
+            #expect(rejected.count == 1)
+            #expect(rejected.first?.rowIDs == ["1"])
+            #expect(rejected.first?.error.status == status)
+            #expect(rejected.first?.error.code == code)
+            #expect(rejected.first?.error.message == "refused by the server")
+            #expect(rejected.first?.error.details == "the details")
+            #expect(rejected.first?.error.hint == "the hint")
+            _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
+            #expect(await fixture.server.rows(of: "tasks") == [["id": 2]])
+            _ = try await firstValue(of: stream) { $0.column("id") == ["2"] }
+            await fixture.client.close()
+
+            let reopened = try await ClientFixture(
+                storage: .directory(folder), signedInAs: nil, server: fixture.server, probe: ServerProbe())
+            let kept = try await firstValue(of: reopened.client.rejectedMutations()) { _ in true }
+            #expect(kept.map(\.id) == rejected.map(\.id))
+            #expect(kept.first?.error.hint == "the hint")
+            if let id = kept.first?.id { try await reopened.client.dismissRejected(id) }
+            _ = try await firstValue(of: reopened.client.rejectedMutations()) { $0.isEmpty }
+            await reopened.client.close()
+
+            let again = try await ClientFixture(
+                storage: .directory(folder), signedInAs: nil, server: fixture.server, probe: ServerProbe())
+            #expect(try await firstValue(of: again.client.rejectedMutations()) { _ in true }.isEmpty)
+            await again.client.close()
         }
-        await fixture.client.enableNetwork()
-        let rejected = try await firstValue(of: fixture.client.rejectedMutations()) { !$0.isEmpty }
-        #expect(rejected.count == 1)
-        #expect(rejected.first?.rowIDs == ["1"])
-        #expect(rejected.first?.error.status == status)
-        #expect(rejected.first?.error.code == code)
-        #expect(rejected.first?.error.message == "refused by the server")
-        #expect(rejected.first?.error.details == "the details")
-        #expect(rejected.first?.error.hint == "the hint")
-        _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
-        #expect(await fixture.server.rows(of: "tasks") == [["id": 2]])
-        _ = try await firstValue(of: stream) { $0.column("id") == ["2"] }
-        await fixture.client.close()
-
-        let reopened = try await ClientFixture(
-            storage: .directory(folder), signedInAs: nil, server: fixture.server, probe: ServerProbe())
-        let kept = try await firstValue(of: reopened.client.rejectedMutations()) { _ in true }
-        #expect(kept.map(\.id) == rejected.map(\.id))
-        #expect(kept.first?.error.hint == "the hint")
-        if let id = kept.first?.id { try await reopened.client.dismissRejected(id) }
-        _ = try await firstValue(of: reopened.client.rejectedMutations()) { $0.isEmpty }
-        await reopened.client.close()
-
-        let again = try await ClientFixture(
-            storage: .directory(folder), signedInAs: nil, server: fixture.server, probe: ServerProbe())
-        #expect(try await firstValue(of: again.client.rejectedMutations()) { _ in true }.isEmpty)
-        await again.client.close()
     }
 
     @Test("a replayed insert whose first answer was lost is not applied twice and not reported rejected")
     func lostAnswerInsert() async throws {
         let fixture = try await ClientFixture()
-        await fixture.client.disableNetwork()
-        _ = try await fixture.client.from("tasks").insert(["id": 1, "title": "a"] as Row).execute()
+        try await fixture.client.insertOffline(["id": 1, "title": "a"])
         let lost = Turns(1)
         let server = fixture.server
         fixture.probe.answer { request in
@@ -174,8 +170,7 @@ struct ClientReplayTests {
         let fixture = try await ClientFixture(tables: ["tasks": [["id": 1, "done": false]]])
         _ = try await fixture.client.from("tasks").select().fetch()
         _ = try await fixture.client.from("tasks").select().eq("done", value: false).fetch()
-        await fixture.client.disableNetwork()
-        _ = try await fixture.client.from("tasks").insert(["id": 2, "done": false] as Row).execute()
+        try await fixture.client.insertOffline(["id": 2, "done": false])
         // The server loses the row (say another device deleted it): only the overlay shows it now.
         fixture.probe.answer { request in
             request.method == HTTPMethod.post ? HTTPResponse(status: 201) : nil
@@ -202,8 +197,7 @@ struct ClientReplayTests {
     )
     func acceptedWithOddBody() async throws {
         let fixture = try await ClientFixture()
-        await fixture.client.disableNetwork()
-        _ = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
+        try await fixture.client.insertOffline(["id": 1])
         let odd = Turns(1)
         fixture.probe.answer { request in
             guard request.method == .post, odd.take()

@@ -10,27 +10,24 @@ struct ClientSessionTests {
         "the session stream starts restoring, then settles to the stored session when the app's restore throws"
     )
     func sessionRestores() async throws {
-        let folder = clientStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let first = try await ClientFixture(storage: .directory(folder))
-        await first.client.close()
-        let gate = Gate()
-        let second = try await ClientFixture(
-            storage: .directory(folder), signedInAs: nil, server: first.server, probe: ServerProbe()
-        ) {
-            $0.restoreSession = {
-                await gate.wait()
+        try await withStoreFolder(clientStoreFolder()) { folder in
+            let first = try await ClientFixture(storage: .directory(folder))
+            await first.client.close()
+            let gate = Gate()
+            let second = try await ClientFixture.relaunched(
+                in: folder, server: first.server, restoringAfter: gate
+            ) {
                 throw RestoreFailure()
             }
+            let log = AsyncLog<SessionState>()
+            let reader = collect(second.client.session, into: log)
+            #expect(try await log.values(atLeast: 1) == [.restoring])
+            gate.open()
+            let settled = try await log.values(atLeast: 2)
+            #expect(settled.last?.userID == "user-1")
+            reader.cancel()
+            await second.client.close()
         }
-        let log = AsyncLog<SessionState>()
-        let reader = collect(second.client.session, into: log)
-        #expect(try await log.values(atLeast: 1) == [.restoring])
-        gate.open()
-        let settled = try await log.values(atLeast: 2)
-        #expect(settled.last?.userID == "user-1")
-        reader.cancel()
-        await second.client.close()
     }
 
     @Test("a different user signing in marks every list stale and fetches it again with the new token")
@@ -56,44 +53,43 @@ struct ClientSessionTests {
         "clearLocalData wipes cached lists, the queue, the replay log, rejected writes and the stored session"
     )
     func clearWipesEverything() async throws {
-        let folder = clientStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]], storage: .directory(folder))
-        _ = try await fixture.client.from("tasks").select().fetch()
-        await fixture.client.disableNetwork()
-        _ = try await fixture.client.from("tasks").insert(["id": 2] as Row).execute()
-        _ = try await fixture.client.from("tasks").insert(["id": 3] as Row).execute()
-        fixture.probe.answer { request in
-            request.bodyRows.contains { $0["id"] == 3 } ? errorResponse(status: 400, code: "PGRST102") : nil
-        }
-        await fixture.client.enableNetwork()
-        _ = try await firstValue(of: fixture.client.rejectedMutations()) { $0.count == 1 }
-        #expect(try await fixture.client.store.replayLog.writes(table: "tasks").count == 1)
-        await fixture.client.disableNetwork()
-        _ = try await fixture.client.from("tasks").insert(["id": 4] as Row).execute()
-
-        try await fixture.client.clearLocalData()
-        let store = fixture.client.store
-        #expect(try await store.lists(of: "user-1").all(table: "tasks").isEmpty)
-        #expect(try await store.queue.all().isEmpty)
-        #expect(try await store.replayLog.writes(table: "tasks").isEmpty)
-        #expect(try await store.rejected.all().isEmpty)
-        #expect(try await store.account.session() == nil)
-        #expect(try await firstValue(of: fixture.client.session) { _ in true } == .signedOut)
-        #expect(try await firstValue(of: fixture.client.pendingMutationCount()) { _ in true } == 0)
-        #expect(try await firstValue(of: fixture.client.rejectedMutations()) { _ in true }.isEmpty)
-        await #expect(throws: ClientError.notCached) {
+        try await withStoreFolder(clientStoreFolder()) { folder in
+            let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]], storage: .directory(folder))
             _ = try await fixture.client.from("tasks").select().fetch()
-        }
-        await fixture.client.close()
+            try await fixture.client.insertOffline(["id": 2])
+            _ = try await fixture.client.from("tasks").insert(["id": 3] as Row).execute()
+            fixture.probe.answer { request in
+                request.bodyRows.contains { $0["id"] == 3 }
+                    ? errorResponse(status: 400, code: "PGRST102") : nil
+            }
+            await fixture.client.enableNetwork()
+            _ = try await firstValue(of: fixture.client.rejectedMutations()) { $0.count == 1 }
+            #expect(try await fixture.client.store.replayLog.writes(table: "tasks").count == 1)
+            try await fixture.client.insertOffline(["id": 4])
 
-        let reopened = try await ClientFixture(
-            storage: .directory(folder), signedInAs: nil, server: fixture.server, probe: ServerProbe())
-        #expect(
-            try await firstValue(of: reopened.client.session) { $0 != SessionState.restoring }
-                == SessionState.signedOut)
-        #expect(try await firstValue(of: reopened.client.pendingMutationCount()) { _ in true } == 0)
-        await reopened.client.close()
+            try await fixture.client.clearLocalData()
+            let store = fixture.client.store
+            #expect(try await store.lists(of: "user-1").all(table: "tasks").isEmpty)
+            #expect(try await store.queue.all().isEmpty)
+            #expect(try await store.replayLog.writes(table: "tasks").isEmpty)
+            #expect(try await store.rejected.all().isEmpty)
+            #expect(try await store.account.session() == nil)
+            #expect(try await firstValue(of: fixture.client.session) { _ in true } == .signedOut)
+            #expect(try await firstValue(of: fixture.client.pendingMutationCount()) { _ in true } == 0)
+            #expect(try await firstValue(of: fixture.client.rejectedMutations()) { _ in true }.isEmpty)
+            await #expect(throws: ClientError.notCached) {
+                _ = try await fixture.client.from("tasks").select().fetch()
+            }
+            await fixture.client.close()
+
+            let reopened = try await ClientFixture(
+                storage: .directory(folder), signedInAs: nil, server: fixture.server, probe: ServerProbe())
+            #expect(
+                try await firstValue(of: reopened.client.session) { $0 != SessionState.restoring }
+                    == SessionState.signedOut)
+            #expect(try await firstValue(of: reopened.client.pendingMutationCount()) { _ in true } == 0)
+            await reopened.client.close()
+        }
     }
 
     @Test("close completes the streams being iterated, without an error")
@@ -117,14 +113,7 @@ struct ClientSessionTests {
 
     /// Reads a stream to its end; true when it ended without an error.
     static func drain<S: AsyncSequence & Sendable>(_ stream: S) -> Task<Bool, Never> {
-        Task {
-            do {
-                for try await _ in stream {}
-                return true
-            } catch {
-                return false
-            }
-        }
+        Task { await firstError(stream) == nil }
     }
 
     @Test("a stream or call asked for after close fails with ClientError.closed")
@@ -186,19 +175,20 @@ struct ClientSessionTests {
 
     @Test("the store's files are created readable and writable by the owner only")
     func filesOwnerOnly() async throws {
-        let folder = clientStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]], storage: .directory(folder))
-        _ = try await fixture.client.from("tasks").select().fetch()
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-        #expect(!files.isEmpty)
-        for file in files {
-            let path = folder.appendingPathComponent(file).path
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            let permissions = (attributes[FileAttributeKey.posixPermissions] as? NSNumber)?.intValue ?? -1
-            #expect(
-                permissions & 0o077 == 0, "\(file) is readable by others: \(String(permissions, radix: 8))")
+        try await withStoreFolder(clientStoreFolder()) { folder in
+            let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]], storage: .directory(folder))
+            _ = try await fixture.client.from("tasks").select().fetch()
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            #expect(!files.isEmpty)
+            for file in files {
+                let path = folder.appendingPathComponent(file).path
+                let attributes = try FileManager.default.attributesOfItem(atPath: path)
+                let permissions = (attributes[FileAttributeKey.posixPermissions] as? NSNumber)?.intValue ?? -1
+                #expect(
+                    permissions & 0o077 == 0,
+                    "\(file) is readable by others: \(String(permissions, radix: 8))")
+            }
+            await fixture.client.close()
         }
-        await fixture.client.close()
     }
 }

@@ -14,8 +14,14 @@ struct ClientSignInCommitTests {
     private static func signedOutWithAWrite(_ sharing: CacheSharing) async throws -> ClientFixture {
         let fixture = try await ClientFixture(signedInAs: nil) { $0.sharing = sharing }
         _ = try await firstValue(of: fixture.client.session) { $0 != .restoring }
-        await fixture.client.disableNetwork()
-        _ = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
+        try await fixture.client.insertOffline(["id": 1])
+        return fixture
+    }
+
+    /// ``signedOutWithAWrite(_:)`` per user, then `user-1` signed in: the write is theirs.
+    private static func userOneWithAWrite() async throws -> ClientFixture {
+        let fixture = try await signedOutWithAWrite(.perUser)
+        try await fixture.client.signIn(ClientFixture.session("user-1"))
         return fixture
     }
 
@@ -49,9 +55,8 @@ struct ClientSignInCommitTests {
 
     @Test("the same user signing in again (a new token) is one commit")
     func signInAgainIsOneCommit() async throws {
-        let fixture = try await Self.signedOutWithAWrite(.perUser)
+        let fixture = try await Self.userOneWithAWrite()
         let client = fixture.client
-        try await client.signIn(ClientFixture.session("user-1"))
         var renewed = ClientFixture.session("user-1")
         renewed.accessToken = "token-user-1-renewed"
         let commits = try await Self.commits(of: fixture) { try await client.signIn(renewed) }
@@ -61,9 +66,8 @@ struct ClientSignInCommitTests {
 
     @Test("a sign-out, per user, is one commit")
     func signOutIsOneCommit() async throws {
-        let fixture = try await Self.signedOutWithAWrite(.perUser)
+        let fixture = try await Self.userOneWithAWrite()
         let client = fixture.client
-        try await client.signIn(ClientFixture.session("user-1"))
         let commits = try await Self.commits(of: fixture) { try await client.signOut() }
         #expect(commits == 1)
         #expect(try await client.store.account.owner() == nil)

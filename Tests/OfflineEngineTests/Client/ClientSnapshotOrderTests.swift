@@ -13,8 +13,7 @@ struct ClientSnapshotOrderTests {
             "\(snapshot.column("id").joined(separator: ",")) pending:\(snapshot.hasPendingMutations) \(snapshot.refresh)"
         }
         try await recorder.expect([" pending:false refreshing", "1 pending:false idle"])
-        await fixture.client.disableNetwork()
-        _ = try await fixture.client.from("tasks").insert(["id": 2] as Row).execute()
+        try await fixture.client.insertOffline(["id": 2])
         try await recorder.expect([
             " pending:false refreshing", "1 pending:false idle", "1,2 pending:true idle",
         ])

@@ -39,11 +39,7 @@ struct ClientStaleAnswerTests {
             .outcome
         #expect(result == .sent([]))
         gate.open()
-        try await withTimeout(30) {
-            while log.values.last?.refresh != RefreshState.idle {
-                _ = try await log.values(atLeast: log.values.count + 1)
-            }
-        }
+        try await log.waitForLatest { $0.refresh == .idle }
         #expect(log.values.last?.column("title") == ["a", "b"])
         #expect(fixture.gets.count == 2)
         // The refused answer never reached the screen.
@@ -52,53 +48,53 @@ struct ClientStaleAnswerTests {
         await fixture.client.close()
     }
 
-    @Test("an answer whose request left before clearLocalData is refused, not asked again, and never cached")
-    func refusedAfterClear() async throws {
-        let fixture = try await ClientFixture(tables: ["tasks": [["id": 1, "title": "secret"]]])
-        let gate = Gate()
-        holdFirstRead(fixture, gate: gate)
-        let log = AsyncLog<QuerySnapshot>()
-        let reader = collect(fixture.client.from("tasks").select().snapshots(), into: log)
-        _ = try await gate.arrivals.values(atLeast: 1)
-        try await fixture.client.clearLocalData()
-        await fixture.server.setRows([["id": 2, "title": "public"]], of: "tasks")
-        gate.open()
-        try await withTimeout(30) {
-            while !(log.values.last?.refresh == RefreshState.idle
-                && log.values.last?.column("title") == ["public"])
-            {
-                _ = try await log.values(atLeast: log.values.count + 1)
+    /// What happens while a read's request is held: the cache cleared or passed to another user,
+    /// with the rows the server holds before and after, and the rule the answer follows.
+    enum CacheChange: CaseIterable, CustomTestStringConvertible {
+        case clear
+        case newOwner
+
+        var testDescription: String {
+            switch self {
+            case .clear:
+                "an answer whose request left before clearLocalData is refused, not asked again, and never cached"
+            case .newOwner:
+                "an answer whose request left before another user signed in is not written and is asked again"
             }
         }
-        #expect(!log.values.contains { $0.column("title").contains("secret") })
-        // The held request was not sent again with the cleared session's token.
-        #expect(fixture.gets.map(\.authorization) == ["Bearer token-user-1", "Bearer anon-key"])
-        let stored = try await fixture.client.store.lists.all(table: "tasks")
-        #expect(stored.flatMap(\.rows).map { $0["title"] } == ["public"])
-        reader.cancel()
-        await fixture.client.close()
+
+        var before: String { self == .clear ? "secret" : "mine" }
+        var after: String { self == .clear ? "public" : "theirs" }
+        /// The token the read is sent again with (none after a clear: the cleared session's is
+        /// not used again).
+        var secondAuthorization: String { self == .clear ? "Bearer anon-key" : "Bearer token-user-2" }
+
+        func make(on client: OfflineClient) async throws {
+            switch self {
+            case .clear: try await client.clearLocalData()
+            case .newOwner: try await client.signIn(ClientFixture.session("user-2"))
+            }
+        }
     }
 
-    @Test("an answer whose request left before another user signed in is not written and is asked again")
-    func refusedAfterNewOwner() async throws {
-        let fixture = try await ClientFixture(tables: ["tasks": [["id": 1, "title": "mine"]]])
+    @Test("an answer whose request left before the cache changed hands", arguments: CacheChange.allCases)
+    func refusedAfterCacheChange(_ change: CacheChange) async throws {
+        let fixture = try await ClientFixture(tables: ["tasks": [["id": 1, "title": .string(change.before)]]])
         let gate = Gate()
         holdFirstRead(fixture, gate: gate)
         let log = AsyncLog<QuerySnapshot>()
         let reader = collect(fixture.client.from("tasks").select().snapshots(), into: log)
         _ = try await gate.arrivals.values(atLeast: 1)
-        try await fixture.client.signIn(ClientFixture.session("user-2"))
-        await fixture.server.setRows([["id": 2, "title": "theirs"]], of: "tasks")
+        try await change.make(on: fixture.client)
+        await fixture.server.setRows([["id": 2, "title": .string(change.after)]], of: "tasks")
         gate.open()
-        try await withTimeout(30) {
-            while !(log.values.last?.refresh == RefreshState.idle
-                && log.values.last?.column("title") == ["theirs"])
-            {
-                _ = try await log.values(atLeast: log.values.count + 1)
-            }
+        try await log.waitForLatest { $0.refresh == .idle && $0.column("title") == [change.after] }
+        #expect(!log.values.contains { $0.column("title").contains(change.before) })
+        #expect(fixture.gets.map(\.authorization) == ["Bearer token-user-1", change.secondAuthorization])
+        if change == .clear {
+            let stored = try await fixture.client.store.lists.all(table: "tasks")
+            #expect(stored.flatMap(\.rows).map { $0["title"] } == [.string(change.after)])
         }
-        #expect(!log.values.contains { $0.column("title").contains("mine") })
-        #expect(fixture.gets.map(\.authorization) == ["Bearer token-user-1", "Bearer token-user-2"])
         reader.cancel()
         await fixture.client.close()
     }

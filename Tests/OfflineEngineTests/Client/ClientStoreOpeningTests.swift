@@ -73,54 +73,56 @@ struct ClientStoreOpeningTests {
 
     @Test("a caller cancelled while the store opens stops waiting; the open goes on for the others")
     func cancelledWaiter() async throws {
-        let folder = clientStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let client = Self.madeAtOnce(folder)
-        try await withTimeout(30) {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { _ = try? await client.from("tasks").select().execute() }
-                group.cancelAll()
+        try await withStoreFolder(clientStoreFolder()) { folder in
+            let client = Self.madeAtOnce(folder)
+            try await withTimeout(30) {
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask { _ = try? await client.from("tasks").select().execute() }
+                    group.cancelAll()
+                }
+                try await client.open()
+                let rows = try await client.from("tasks").select().execute().rows
+                #expect(rows.count == 0)
             }
-            try await client.open()
-            let rows = try await client.from("tasks").select().execute().rows
-            #expect(rows.count == 0)
+            await client.close()
         }
-        await client.close()
     }
 
     @Test("a close while the store opens returns once it opened and closed it; a new client opens it")
     func closeWhileOpening() async throws {
-        let folder = clientStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let client = Self.madeAtOnce(folder)
-        try await withTimeout(30) {
-            async let read = try? await client.from("tasks").select().execute().rows.count
-            await client.close()
-            _ = await read
-            await #expect(throws: ClientError.closed) { try await client.from("tasks").select().execute() }
-            await #expect(throws: ClientError.closed) { try await client.open() }
-            // The store was closed: it is not in use.
-            let next = Self.madeAtOnce(folder)
-            try await next.open()
-            await next.close()
+        try await withStoreFolder(clientStoreFolder()) { folder in
+            let client = Self.madeAtOnce(folder)
+            try await withTimeout(30) {
+                async let read = try? await client.from("tasks").select().execute().rows.count
+                await client.close()
+                _ = await read
+                await #expect(throws: ClientError.closed) {
+                    try await client.from("tasks").select().execute()
+                }
+                await #expect(throws: ClientError.closed) { try await client.open() }
+                // The store was closed: it is not in use.
+                let next = Self.madeAtOnce(folder)
+                try await next.open()
+                await next.close()
+            }
         }
     }
 
     @Test("many callers before the open share one store and one engine")
     func oneOpenForMany() async throws {
-        let folder = clientStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let client = Self.madeAtOnce(folder)
-        try await withTimeout(30) {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for _ in 0..<20 {
-                    group.addTask { _ = try await client.from("tasks").select().execute() }
+        try await withStoreFolder(clientStoreFolder()) { folder in
+            let client = Self.madeAtOnce(folder)
+            try await withTimeout(30) {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<20 {
+                        group.addTask { _ = try await client.from("tasks").select().execute() }
+                    }
+                    try await group.waitForAll()
                 }
-                try await group.waitForAll()
+                let engine = try await client.openedEngine()
+                #expect(client.engine === engine)
             }
-            let engine = try await client.openedEngine()
-            #expect(client.engine === engine)
+            await client.close()
         }
-        await client.close()
     }
 }

@@ -20,23 +20,23 @@ struct ClientWriteTests {
 
     @Test("a write made while the network is disabled is queued, and survives closing the client")
     func queuedWhenDisabledAndDurable() async throws {
-        let folder = clientStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let fixture = try await ClientFixture(storage: .directory(folder))
-        await fixture.client.disableNetwork()
-        let result = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute().outcome
-        guard case .queued(let pending) = result else {
-            Issue.record("expected a queued write, got \(result)")
-            return
+        try await withStoreFolder(clientStoreFolder()) { folder in
+            let fixture = try await ClientFixture(storage: .directory(folder))
+            await fixture.client.disableNetwork()
+            let result = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute().outcome
+            guard case .queued(let pending) = result else {
+                Issue.record("expected a queued write, got \(result)")
+                return
+            }
+            #expect(pending.rowIDs == ["1"])
+            #expect(fixture.writes.isEmpty)
+            await fixture.client.close()
+            let store = try Store.open(.directory(folder))
+            let queued = try await store.queue.all()
+            #expect(queued.map(\.mutation.id) == [pending.id])
+            #expect(queued.first?.mutation.ownerID == "user-1")
+            await store.close()
         }
-        #expect(pending.rowIDs == ["1"])
-        #expect(fixture.writes.isEmpty)
-        await fixture.client.close()
-        let store = try Store.open(.directory(folder))
-        let queued = try await store.queue.all()
-        #expect(queued.map(\.mutation.id) == [pending.id])
-        #expect(queued.first?.mutation.ownerID == "user-1")
-        await store.close()
     }
 
     @Test("a later write never overtakes an earlier queued one: all replay in the order they were made")
@@ -113,24 +113,24 @@ struct ClientWriteTests {
 
     @Test("execute of a queued write returns only once the write is on disk")
     func queuedIsDurableOnReturn() async throws {
-        let folder = clientStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let fixture = try await ClientFixture(storage: .directory(folder))
-        await fixture.client.disableNetwork()
-        let result = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute().outcome
-        guard case .queued(let pending) = result else {
-            Issue.record("expected a queued write")
-            return
+        try await withStoreFolder(clientStoreFolder()) { folder in
+            let fixture = try await ClientFixture(storage: .directory(folder))
+            await fixture.client.disableNetwork()
+            let result = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute().outcome
+            guard case .queued(let pending) = result else {
+                Issue.record("expected a queued write")
+                return
+            }
+            // The store resumes an append only after its transaction committed; reading back through
+            // the same store finds it. (A second store on the folder is refused while the client
+            // holds it, so two engines can never replay one queue.)
+            #expect(try await fixture.client.store.queue.all().map(\.mutation.id) == [pending.id])
+            #expect(throws: StoreError.inUse) { try Store.open(.directory(folder)) }
+            await fixture.client.close()
+            let reopened = try Store.open(.directory(folder))
+            #expect(try await reopened.queue.all().map(\.mutation.id) == [pending.id])
+            await reopened.close()
         }
-        // The store resumes an append only after its transaction committed; reading back through
-        // the same store finds it. (A second store on the folder is refused while the client
-        // holds it, so two engines can never replay one queue.)
-        #expect(try await fixture.client.store.queue.all().map(\.mutation.id) == [pending.id])
-        #expect(throws: StoreError.inUse) { try Store.open(.directory(folder)) }
-        await fixture.client.close()
-        let reopened = try Store.open(.directory(folder))
-        #expect(try await reopened.queue.all().map(\.mutation.id) == [pending.id])
-        await reopened.close()
     }
 
     @Test(
@@ -140,14 +140,8 @@ struct ClientWriteTests {
         let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]])
         let stream = fixture.client.from("tasks").select().snapshots()
         _ = try await firstValue(of: stream) { $0.refresh == .idle }
-        let server = fixture.server
-        let unreadable = Turns(1)
-        fixture.probe.answer { request in
-            guard request.method == .post, unreadable.take()
-            else { return nil }
-            await server.setRows(await server.rows(of: "tasks") + request.bodyRows, of: "tasks")
-            return HTTPResponse(
-                status: 201, headers: ["Content-Type": "application/json"], body: Data("[{".utf8))
+        fixture.applyingFirstInsert {
+            HTTPResponse(status: 201, headers: ["Content-Type": "application/json"], body: Data("[{".utf8))
         }
         let result = try await fixture.client.from("tasks").insert(["id": 2] as Row).select().execute()
             .outcome

@@ -9,11 +9,7 @@ struct LiveReadAnswerTests {
     @Test("a fetch that succeeds yields one snapshot with the new rows and .idle")
     func answerAndStateTogether() async throws {
         let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]])
-        let gate = Gate()
-        fixture.probe.answer { request in
-            if request.method == .get { await gate.wait() }
-            return nil
-        }
+        let gate = fixture.probe.holdReads()
         let log = AsyncLog<QuerySnapshot>()
         let reader = collect(fixture.client.from("tasks").select().snapshots(), into: log)
         // The reader holds the first snapshot and waits for the next while the server answers.

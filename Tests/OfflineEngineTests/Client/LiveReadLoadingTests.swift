@@ -24,52 +24,56 @@ struct LiveReadLoadingTests {
         "after a relaunch, an UPDATE queued once a read has shown its own list moves in a row of another cached list"
     )
     func updateAfterOwnListMovesRowsIn() async throws {
-        let folder = clientStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let first = try await Self.cacheBothLists(in: folder)
-        await first.client.close()
+        try await withStoreFolder(clientStoreFolder()) { folder in
+            let first = try await Self.cacheBothLists(in: folder)
+            await first.client.close()
 
-        let second = try await ClientFixture(
-            storage: .directory(folder), signedInAs: "user-1", server: first.server, probe: ServerProbe())
-        await second.client.disableNetwork()
-        let open = second.client.from("tasks").select().eq("done", value: false)
-        // One reader throughout: a new reader joining would itself read the other lists.
-        let log = AsyncLog<QuerySnapshot>()
-        let watching = collect(open.snapshots(), into: log)
-        _ = try await withTimeout(30) {
-            var seen = log.values
-            while seen.last?.column("id") != ["1"] { seen = try await log.values(atLeast: seen.count + 1) }
-        }
-        _ = try await second.client.from("tasks").update(["done": false] as Row).eq("id", value: 2).execute()
-        let shown = try await withTimeout(30) {
-            var seen = log.values
-            while seen.last?.column("id").contains("2") != true {
-                seen = try await log.values(atLeast: seen.count + 1)
+            let second = try await ClientFixture(
+                storage: .directory(folder), signedInAs: "user-1", server: first.server, probe: ServerProbe())
+            await second.client.disableNetwork()
+            let open = second.client.from("tasks").select().eq("done", value: false)
+            // One reader throughout: a new reader joining would itself read the other lists.
+            let log = AsyncLog<QuerySnapshot>()
+            let watching = collect(open.snapshots(), into: log)
+            _ = try await withTimeout(30) {
+                var seen = log.values
+                while seen.last?.column("id") != ["1"] {
+                    seen = try await log.values(atLeast: seen.count + 1)
+                }
             }
-            return seen.last!
+            _ = try await second.client.from("tasks").update(["done": false] as Row).eq("id", value: 2)
+                .execute()
+            let shown = try await withTimeout(30) {
+                var seen = log.values
+                while seen.last?.column("id").contains("2") != true {
+                    seen = try await log.values(atLeast: seen.count + 1)
+                }
+                return seen.last!
+            }
+            #expect(shown.column("id") == (try await open.fetch()).rows.map { $0["id"]?.rawValue ?? "-" })
+            #expect(shown.hasPendingMutations)
+            watching.cancel()
+            await watching.value
+            await second.client.close()
         }
-        #expect(shown.column("id") == (try await open.fetch()).rows.map { $0["id"]?.rawValue ?? "-" })
-        #expect(shown.hasPendingMutations)
-        watching.cancel()
-        await watching.value
-        await second.client.close()
     }
 
     @Test("after a relaunch with an UPDATE already queued, a read's first snapshot has the row it moves in")
     func queuedUpdateAtLaunch() async throws {
-        let folder = clientStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let first = try await Self.cacheBothLists(in: folder)
-        await first.client.disableNetwork()
-        _ = try await first.client.from("tasks").update(["done": false] as Row).eq("id", value: 2).execute()
-        await first.client.close()
+        try await withStoreFolder(clientStoreFolder()) { folder in
+            let first = try await Self.cacheBothLists(in: folder)
+            await first.client.disableNetwork()
+            _ = try await first.client.from("tasks").update(["done": false] as Row).eq("id", value: 2)
+                .execute()
+            await first.client.close()
 
-        let second = try await ClientFixture(
-            storage: .directory(folder), signedInAs: "user-1", server: first.server, probe: ServerProbe())
-        await second.client.disableNetwork()
-        let open = second.client.from("tasks").select().eq("done", value: false)
-        let firstShown = try await firstValue(of: open.snapshots()) { $0.result != nil }
-        #expect(firstShown.column("id") == ["1", "2"])
-        await second.client.close()
+            let second = try await ClientFixture(
+                storage: .directory(folder), signedInAs: "user-1", server: first.server, probe: ServerProbe())
+            await second.client.disableNetwork()
+            let open = second.client.from("tasks").select().eq("done", value: false)
+            let firstShown = try await firstValue(of: open.snapshots()) { $0.result != nil }
+            #expect(firstShown.column("id") == ["1", "2"])
+            await second.client.close()
+        }
     }
 }

@@ -40,11 +40,7 @@ struct LiveReadMarksTests {
         // A last write the reader must see: every snapshot before it is in the log then.
         try await client.signIn(ClientFixture.session("user-1"))
         _ = try await client.from("tasks").insert(["id": 999, "v": 999] as Row).execute()
-        try await withTimeout(30) {
-            while log.values.last?.column("id").contains("999") != true {
-                _ = try await log.values(atLeast: log.values.count + 1)
-            }
-        }
+        try await log.waitForLatest { $0.column("id").contains("999") }
         let snapshots = log.values
         #expect(snapshots.contains { !$0.pendingRowIDs.isEmpty })
         for (index, snapshot) in snapshots.enumerated() {

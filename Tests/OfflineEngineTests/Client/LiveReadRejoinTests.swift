@@ -14,11 +14,7 @@ struct LiveReadRejoinTests {
     func rejoinShowsTheAnswerWrittenAfterTheReadersLeft() async throws {
         let fixture = try await ClientFixture(
             tables: ["tasks": [["id": 1, "title": "one"]]], primaryKeys: ["tasks": ["id"]])
-        let gate = Gate()
-        fixture.probe.answer { request in
-            if request.method == .get { await gate.wait() }
-            return nil
-        }
+        let gate = fixture.probe.holdReads()
         let read = fixture.client.from("tasks").select()
         let key = read.query.canonicalKey
         let first = LiveList(read)
@@ -35,8 +31,7 @@ struct LiveReadRejoinTests {
             await fixture.client.engine.state.currentFacts(of: TableID(read.query)).answers == 1
         }
         // Offline, the next screen reads: the next run of the refresh pauses at once.
-        await fixture.client.disableNetwork()
-        _ = try await fixture.client.from("tasks").insert(["id": 2, "title": "two"] as Row).execute()
+        try await fixture.client.insertOffline(["id": 2, "title": "two"])
         let next = LiveList(read)
         defer { next.stop() }
         let shown = try await next.first { $0.refresh == .paused && $0.result != nil }

@@ -22,22 +22,23 @@ struct LiveReadTests {
 
     @Test("cached rows come at once, from the cache with their fetch time, when the server is unreachable")
     func cachedRowsAtOnce() async throws {
-        let folder = clientStoreFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let first = try await ClientFixture(
-            tables: ["tasks": [["id": 1, "title": "a"]]], storage: .directory(folder))
-        _ = try await first.client.from("tasks").select().fetch()
-        await first.client.close()
+        try await withStoreFolder(clientStoreFolder()) { folder in
+            let first = try await ClientFixture(
+                tables: ["tasks": [["id": 1, "title": "a"]]], storage: .directory(folder))
+            _ = try await first.client.from("tasks").select().fetch()
+            await first.client.close()
 
-        await first.server.setReachable(false)
-        let second = try await ClientFixture(
-            storage: .directory(folder), signedInAs: nil, server: first.server, probe: ServerProbe())
-        let snapshot = try await firstValue(of: second.client.from("tasks").select().snapshots()) { _ in true
+            await first.server.setReachable(false)
+            let second = try await ClientFixture(
+                storage: .directory(folder), signedInAs: nil, server: first.server, probe: ServerProbe())
+            let snapshot = try await firstValue(of: second.client.from("tasks").select().snapshots()) { _ in
+                true
+            }
+            #expect(snapshot.column("title") == ["a"])
+            #expect(snapshot.isFromCache)
+            #expect(snapshot.fetchedAt != nil)
+            await second.client.close()
         }
-        #expect(snapshot.column("title") == ["a"])
-        #expect(snapshot.isFromCache)
-        #expect(snapshot.fetchedAt != nil)
-        await second.client.close()
     }
 
     @Test("a live read asks the server when it starts, even with rows cached")
@@ -65,8 +66,7 @@ struct LiveReadTests {
         _ = try await fixture.client.from("tasks").insert(["id": 2, "title": "b"] as Row).execute()
         _ = try await firstValue(of: stream) { $0.column("title") == ["a", "b"] && !$0.hasPendingMutations }
         // Pending writes: a queued one.
-        await fixture.client.disableNetwork()
-        _ = try await fixture.client.from("tasks").insert(["id": 3, "title": "c"] as Row).execute()
+        try await fixture.client.insertOffline(["id": 3, "title": "c"])
         _ = try await firstValue(of: stream) {
             $0.hasPendingMutations && $0.column("title") == ["a", "b", "c"]
         }
@@ -94,16 +94,11 @@ struct LiveReadTests {
         }
         // Republishing with nothing changed: the same user signs in again, another table is written.
         try await fixture.client.signIn(ClientFixture.session("user-1"))
-        await fixture.client.disableNetwork()
-        _ = try await fixture.client.from("notes").insert(["id": 9] as Row).execute()
+        try await fixture.client.insertOffline(["id": 9], into: "notes")
         try await fixture.client.signIn(ClientFixture.session("user-1"))
         // A real change ends the run.
         _ = try await fixture.client.from("tasks").insert(["id": 2, "title": "b"] as Row).execute()
-        try await withTimeout(30) {
-            while !(log.values.last?.column("title") == ["a", "b"]) {
-                _ = try await log.values(atLeast: log.values.count + 1)
-            }
-        }
+        try await log.waitForLatest { $0.column("title") == ["a", "b"] }
         let seen = log.values
         for (earlier, later) in zip(seen, seen.dropFirst()) {
             #expect(earlier != later)
@@ -115,11 +110,7 @@ struct LiveReadTests {
     @Test("readers of one query share one cached list and one refresh in flight")
     func readersShareOneRefresh() async throws {
         let fixture = try await ClientFixture(tables: ["tasks": [["id": 1, "title": "a"]]])
-        let gate = Gate()
-        fixture.probe.answer { request in
-            if request.method == .get { await gate.wait() }
-            return nil
-        }
+        let gate = fixture.probe.holdReads()
         let readers = (0..<3).map { _ in
             let log = AsyncLog<QuerySnapshot>()
             return (log, collect(fixture.client.from("tasks").select().snapshots(), into: log))
@@ -129,11 +120,7 @@ struct LiveReadTests {
         try await eventually { fixture.client.liveReaders(of: key) == 3 }
         gate.open()
         for (log, _) in readers {
-            try await withTimeout(30) {
-                while log.values.last?.refresh != RefreshState.idle {
-                    _ = try await log.values(atLeast: log.values.count + 1)
-                }
-            }
+            try await log.waitForLatest { $0.refresh == .idle }
             #expect(log.values.last?.column("title") == ["a"])
         }
         #expect(fixture.gets.count == 1)
@@ -147,9 +134,7 @@ struct LiveReadTests {
     @Test("cancelling the reader's task ends its refresh loop and leaves nothing running")
     func cancellingEndsRefresh() async throws {
         let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]])
-        fixture.probe.answer { request in
-            request.method == .get ? errorResponse(status: 500, code: "XX000") : nil
-        }
+        fixture.probe.failReads()
         let reader = collect(fixture.client.from("tasks").select().snapshots(), into: AsyncLog())
         try await fixture.sleepers(atLeast: 1)
         reader.cancel()

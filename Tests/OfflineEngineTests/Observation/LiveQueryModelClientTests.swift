@@ -40,9 +40,7 @@ struct LiveQueryModelClientTests {
     @Test("cancelling run() ends the live read: its refresh stops and the registry holds no reader")
     func cancellingRun() async throws {
         let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]])
-        fixture.probe.answer { request in
-            request.method == .get ? errorResponse(status: 500, code: "XX000") : nil
-        }
+        fixture.probe.failReads()
         let query = fixture.client.from("tasks").select()
         let key = query.query.canonicalKey
         let model = LiveQueryModel(query)

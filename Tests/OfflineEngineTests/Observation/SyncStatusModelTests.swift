@@ -111,8 +111,7 @@ struct SyncStatusModelTests {
         let rejected = ObservationCounter { model.rejected.map(\.error.code) }
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await model.run() }
-            await fixture.client.disableNetwork()
-            _ = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
+            try await fixture.client.insertOffline(["id": 1])
             await fixture.client.enableNetwork()
             _ = try await rejected.value { $0 == ["23514"] }
             try await fixture.client.dismissRejected(model.rejected[0].id)

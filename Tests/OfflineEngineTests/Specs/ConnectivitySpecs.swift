@@ -4,9 +4,6 @@ import Testing
 /// Connectivity, errors on bad input, and closing (SPEC.md §5, §6 and §7).
 @Suite("Spec scenarios: connectivity, errors, closing")
 struct ConnectivitySpecs {
-    @Test(arguments: SpecCase.cases(scenarios))
-    func scenario(_ spec: SpecCase) async { await spec.play() }
-
     static let scenarios: [Scenario] = [
         Scenario(
             "on Linux with no source the state is .unknown",
@@ -86,9 +83,7 @@ struct ConnectivitySpecs {
         Scenario(
             "close() does not lose the queue: the writes replay on the next launch",
             diskOnly: true,
-            steps: [
-                .networkDown,
-                .insert(["id": 1], ends: .queued),
+            steps: Step.queuedOffline(["id": 1]) + [
                 .close,
                 .relaunch,
                 .networkUp,
@@ -98,12 +93,13 @@ struct ConnectivitySpecs {
         Scenario(
             "a relaunch shows the cached rows and the queued writes before any answer",
             tables: SpecRows.one, diskOnly: true,
-            steps: Step.liveAll + [
-                .networkDown,
-                .insert(["id": 2], ends: .queued),
+            steps: Step.liveAll + Step.queuedOffline(["id": 2]) + [
                 .relaunch,
                 .sawFirst("all", Shows(ids: [1, 2], fromCache: true, pending: true)),
                 .see("all", .paused),
             ]),
     ]
+
+    @Test(arguments: SpecCase.cases(scenarios))
+    func scenario(_ spec: SpecCase) async { await spec.play() }
 }

@@ -5,9 +5,6 @@ import Testing
 /// (SPEC.md §8).
 @Suite("Spec scenarios: rows made offline")
 struct DeviceRowsSpecs {
-    @Test(arguments: SpecCase.cases(scenarios))
-    func scenario(_ spec: SpecCase) async { await spec.play() }
-
     private static let defaults = ["tasks": TableSettings(madeOnDevice: ["done": .constant(false)])]
     private static let deviceKeys = ["tasks": TableSettings(madeOnDevice: ["id": .uuid])]
 
@@ -34,9 +31,7 @@ struct DeviceRowsSpecs {
         Scenario(
             "a key made on the device is sent: the server stores the same value",
             settings: deviceKeys,
-            steps: [
-                .networkDown,
-                .insert(["title": "x"], ends: .queued),
+            steps: Step.queuedOffline(["title": "x"]) + [
                 .networkUp,
                 .queue(0),
                 .rejected([]),
@@ -45,9 +40,7 @@ struct DeviceRowsSpecs {
         Scenario(
             "with a key made on the device, a lost answer is settled by reading the key back, not rejected",
             settings: deviceKeys,
-            steps: [
-                .networkDown,
-                .insert(["title": "x"], ends: .queued),
+            steps: Step.queuedOffline(["title": "x"]) + [
                 .answer(.post(), .lost),
                 .networkUp,
                 .advance(.milliseconds(300)),
@@ -82,4 +75,7 @@ struct DeviceRowsSpecs {
                 .see("open", Shows("done", ["false", "-"], pending: true)),
             ]),
     ]
+
+    @Test(arguments: SpecCase.cases(scenarios))
+    func scenario(_ spec: SpecCase) async { await spec.play() }
 }

@@ -4,9 +4,6 @@ import Testing
 /// Changes from other devices, through `follow(changes:tables:)` (SPEC.md §9).
 @Suite("Spec scenarios: changes from other devices")
 struct FeedSpecs {
-    @Test(arguments: SpecCase.cases(scenarios))
-    func scenario(_ spec: SpecCase) async { await spec.play() }
-
     /// The open tasks read live, the feed followed and subscribed, and the refetch it caused done.
     private static let following: [Step] = [
         .live("open", .open), .see("open", Shows(ids: [1, 2], refresh: .idle)),
@@ -121,4 +118,7 @@ struct FeedSpecs {
                 .see("open", ids: [1, 2, 8]),
             ]),
     ]
+
+    @Test(arguments: SpecCase.cases(scenarios))
+    func scenario(_ spec: SpecCase) async { await spec.play() }
 }

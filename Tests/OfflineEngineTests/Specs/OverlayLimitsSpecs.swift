@@ -4,9 +4,6 @@ import Testing
 /// The overlay's limits, each reproduced as written (reference/optimistic-overlay.md, "Limits").
 @Suite("Spec scenarios: the overlay's limits")
 struct OverlayLimitsSpecs {
-    @Test(arguments: SpecCase.cases(scenarios))
-    func scenario(_ spec: SpecCase) async { await spec.play() }
-
     private static let upper = "A0B1C2D3-0000-4000-8000-00000000000A"
     private static let lower = upper.lowercased()
     private static let three: [String: [Row]] = [
@@ -57,10 +54,8 @@ struct OverlayLimitsSpecs {
         Scenario(
             "a queued row carries only the columns it wrote",
             tables: SpecRows.one,
-            steps: Step.liveAll + [
-                .networkDown,
-                .insert(["id": 2], ends: .queued),
-                .see("all", Shows("title", ["a", "-"], pending: true)),
+            steps: Step.liveAll + Step.queuedOffline(["id": 2]) + [
+                .see("all", Shows("title", ["a", "-"], pending: true))
             ]),
         Scenario(
             "in a list that renames a column, a queued row shows under the name it was written with",
@@ -170,10 +165,8 @@ struct OverlayLimitsSpecs {
         Scenario(
             "tip: write id yourself; a queued row lacks the columns the server fills in until fetched again",
             tables: SpecRows.one,
-            steps: Step.liveAll + [
-                .networkDown,
-                .insert(["id": 2, "title": "b"], ends: .queued),
-                .see("all", Shows("done", ["false", "-"], pending: true)),
+            steps: Step.liveAll + Step.queuedOffline(["id": 2, "title": "b"]) + [
+                .see("all", Shows("done", ["false", "-"], pending: true))
             ]),
         Scenario(
             "a table keeps at most its newest 1,000 replayed writes: past that, the oldest go whether or not every list has seen them",
@@ -218,4 +211,7 @@ struct OverlayLimitsSpecs {
                 .fetch(.open, Shows(ids: Array(2...10), fromCache: true)),
             ]),
     ]
+
+    @Test(arguments: SpecCase.cases(scenarios))
+    func scenario(_ spec: SpecCase) async { await spec.play() }
 }

@@ -5,9 +5,6 @@ import Testing
 /// (reference/optimistic-overlay.md, "How rows are matched").
 @Suite("Spec scenarios: how rows are matched")
 struct OverlayMatchingSpecs {
-    @Test(arguments: SpecCase.cases(scenarios))
-    func scenario(_ spec: SpecCase) async { await spec.play() }
-
     static let scenarios: [Scenario] = [
         Scenario(
             "INSERT: its rows join every list whose filters may admit them, after the list's own rows",
@@ -159,4 +156,7 @@ struct OverlayMatchingSpecs {
                 .see("all", Shows("title", ["a", "x"], pending: true)),
             ]),
     ]
+
+    @Test(arguments: SpecCase.cases(scenarios))
+    func scenario(_ spec: SpecCase) async { await spec.play() }
 }

@@ -5,16 +5,11 @@ import Testing
 /// (reference/optimistic-overlay.md, "Optimistic overlay" and "What it applies").
 @Suite("Spec scenarios: the overlay")
 struct OverlaySpecs {
-    @Test(arguments: SpecCase.cases(scenarios))
-    func scenario(_ spec: SpecCase) async { await spec.play() }
-
     static let scenarios: [Scenario] = [
         Scenario(
             "a read returns the cached rows with the user's writes not yet reached laid on top, oldest first",
             tables: SpecRows.one,
-            steps: Step.liveAll + [
-                .networkDown,
-                .insert(["id": 3, "title": "c"], ends: .queued),
+            steps: Step.liveAll + Step.queuedOffline(["id": 3, "title": "c"]) + [
                 .insert(["id": 2, "title": "b"], ends: .queued),
                 .see("all", Shows(ids: [1, 3, 2], pending: true)),
             ]),
@@ -39,9 +34,7 @@ struct OverlaySpecs {
         Scenario(
             "a list never loses a write between the moment it is sent and the moment the list is fetched again",
             tables: SpecRows.one,
-            steps: Step.liveAll + [
-                .networkDown,
-                .insert(["id": 2, "title": "b"], ends: .queued),
+            steps: Step.liveAll + Step.queuedOffline(["id": 2, "title": "b"]) + [
                 .see("all", ids: [1, 2], pending: true),
                 .answer(.post(), .hang),
                 .networkUp,
@@ -93,17 +86,13 @@ struct OverlaySpecs {
         Scenario(
             "it applies the writes that belong to no user yet",
             tables: SpecRows.one, user: nil,
-            steps: Step.liveAll + [
-                .networkDown,
-                .insert(["id": 2], ends: .queued),
-                .see("all", ids: [1, 2], pending: true),
+            steps: Step.liveAll + Step.queuedOffline(["id": 2]) + [
+                .see("all", ids: [1, 2], pending: true)
             ]),
         Scenario(
             "another user's writes are never laid over",
             tables: SpecRows.one,
-            steps: Step.liveAll + [
-                .networkDown,
-                .insert(["id": 2], ends: .queued),
+            steps: Step.liveAll + Step.queuedOffline(["id": 2]) + [
                 .see("all", ids: [1, 2]),
                 .signIn("u2"),
                 .networkUp,
@@ -235,4 +224,7 @@ struct OverlaySpecs {
                 .see("all", Shows(ids: [1, 2], pending: false)),
             ]),
     ]
+
+    @Test(arguments: SpecCase.cases(scenarios))
+    func scenario(_ spec: SpecCase) async { await spec.play() }
 }

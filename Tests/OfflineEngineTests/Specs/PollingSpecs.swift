@@ -5,9 +5,6 @@ import Testing
 /// be fetched again (`refreshLiveReads()`, on return to the foreground).
 @Suite("Spec scenarios: following the server without a change feed")
 struct PollingSpecs {
-    @Test(arguments: SpecCase.cases(scenarios))
-    func scenario(_ spec: SpecCase) async { await spec.play() }
-
     /// The server's tasks once another device added `c`.
     static let withC: [Row] = SpecRows.two["tasks"]! + [["id": 3, "title": "c", "done": false]]
 
@@ -43,4 +40,7 @@ struct PollingSpecs {
             tables: SpecRows.two,
             steps: [.refreshLiveReads, .sent(.get(), 0)]),
     ]
+
+    @Test(arguments: SpecCase.cases(scenarios))
+    func scenario(_ spec: SpecCase) async { await spec.play() }
 }

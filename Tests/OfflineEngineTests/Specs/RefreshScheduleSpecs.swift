@@ -5,9 +5,6 @@ import Testing
 /// (reference/refresh-lifecycle.md, from "The retry schedule" on).
 @Suite("Spec scenarios: the retry schedule and old answers")
 struct RefreshScheduleSpecs {
-    @Test(arguments: SpecCase.cases(scenarios))
-    func scenario(_ spec: SpecCase) async { await spec.play() }
-
     private static let failing: [Step] = [
         .answer(.get(), .reject(500, "XX000"), times: 10), .live("all", .all),
     ]
@@ -165,4 +162,7 @@ struct RefreshScheduleSpecs {
                 .see("all", Shows(ids: [1], refresh: .idle)),
             ]),
     ]
+
+    @Test(arguments: SpecCase.cases(scenarios))
+    func scenario(_ spec: SpecCase) async { await spec.play() }
 }

@@ -5,9 +5,6 @@ import Testing
 /// four states").
 @Suite("Spec scenarios: the refresh lifecycle")
 struct RefreshSpecs {
-    @Test(arguments: SpecCase.cases(scenarios))
-    func scenario(_ spec: SpecCase) async { await spec.play() }
-
     /// Four refused GETs and the waits between them: the read stalls.
     static let stall: [Step] = [
         .answer(.get(), .reject(500, "XX000"), times: 4),
@@ -157,4 +154,7 @@ struct RefreshSpecs {
                 .see("all", Shows(ids: [1], fromCache: false, refresh: .idle)),
             ]),
     ]
+
+    @Test(arguments: SpecCase.cases(scenarios))
+    func scenario(_ spec: SpecCase) async { await spec.play() }
 }

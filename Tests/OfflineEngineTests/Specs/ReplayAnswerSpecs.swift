@@ -5,15 +5,10 @@ import Testing
 /// retirement, and bulk requests (SPEC.md §3 and §10).
 @Suite("Spec scenarios: replay's answers")
 struct ReplayAnswerSpecs {
-    @Test(arguments: SpecCase.cases(scenarios))
-    func scenario(_ spec: SpecCase) async { await spec.play() }
-
     static let scenarios: [Scenario] = [
         Scenario(
             "a write whose answer was lost is not applied twice and not reported rejected",
-            steps: [
-                .networkDown,
-                .insert(["id": 1, "title": "a"], ends: .queued),
+            steps: Step.queuedOffline(["id": 1, "title": "a"]) + [
                 .answer(.post(), .lost),
                 .networkUp,
                 .advance(.milliseconds(300)),
@@ -23,9 +18,7 @@ struct ReplayAnswerSpecs {
             ]),
         Scenario(
             "a replayed INSERT that gets 409/23505 after an interrupted attempt is treated as applied",
-            steps: [
-                .networkDown,
-                .insert(["id": 1, "title": "a"], ends: .queued),
+            steps: Step.queuedOffline(["id": 1, "title": "a"]) + [
                 .answer(.post(), .lost),
                 .networkUp,
                 .sent(.post(), 1),
@@ -45,9 +38,7 @@ struct ReplayAnswerSpecs {
             ]),
         Scenario(
             "an INSERT without its key values whose attempt was interrupted becomes a rejected write that may have been applied",
-            steps: [
-                .networkDown,
-                .insert(["title": "no key"], ends: .queued),
+            steps: Step.queuedOffline(["title": "no key"]) + [
                 .answer(.post(), .lost),
                 .networkUp,
                 .advance(.milliseconds(300)),
@@ -83,9 +74,7 @@ struct ReplayAnswerSpecs {
             ]),
         Scenario(
             "a request carries the session of its write's owner; if that owner is no longer signed in it is not sent",
-            steps: [
-                .networkDown,
-                .insert(["id": 1], ends: .queued),
+            steps: Step.queuedOffline(["id": 1]) + [
                 .signOut,
                 .networkUp,
                 .sent(.writes, 0),
@@ -96,9 +85,7 @@ struct ReplayAnswerSpecs {
             ]),
         Scenario(
             "a cleared write is never sent",
-            steps: [
-                .networkDown,
-                .insert(["id": 1], ends: .queued),
+            steps: Step.queuedOffline(["id": 1]) + [
                 .clear,
                 .networkUp,
                 .queue(0),
@@ -117,9 +104,7 @@ struct ReplayAnswerSpecs {
         Scenario(
             "a replayed write retires once each cached list of its table was fetched after it",
             tables: SpecRows.one,
-            steps: Step.liveAll + [
-                .networkDown,
-                .insert(["id": 2], ends: .queued),
+            steps: Step.liveAll + Step.queuedOffline(["id": 2]) + [
                 .networkUp,
                 .queue(0),
                 .see("all", Shows(ids: [1, 2], pending: false, refresh: .idle)),
@@ -128,9 +113,8 @@ struct ReplayAnswerSpecs {
             ]),
         Scenario(
             "consecutive inserts of one owner into one table travel as one bulk request",
-            steps: [
-                .networkDown,
-                .insert(["id": 1], ends: .queued), .insert(["id": 2], ends: .queued),
+            steps: Step.queuedOffline(["id": 1]) + [
+                .insert(["id": 2], ends: .queued),
                 .insert(["id": 3], ends: .queued),
                 .networkUp,
                 .queue(0),
@@ -139,9 +123,7 @@ struct ReplayAnswerSpecs {
             ]),
         Scenario(
             "replay never changes the order: an update between two inserts splits the bulk",
-            steps: [
-                .networkDown,
-                .insert(["id": 1, "title": "a"], ends: .queued),
+            steps: Step.queuedOffline(["id": 1, "title": "a"]) + [
                 .write(.update("tasks", set: ["title": "b"], where: .eq("id", 1)), ends: .queued),
                 .insert(["id": 2], ends: .queued),
                 .networkUp,
@@ -152,9 +134,8 @@ struct ReplayAnswerSpecs {
         Scenario(
             "each write of a refused batch keeps its own outcome: the batch is split until the write at fault is found",
             tables: ["tasks": [["id": 2]]],
-            steps: [
-                .networkDown,
-                .insert(["id": 1], ends: .queued), .insert(["id": 2], ends: .queued),
+            steps: Step.queuedOffline(["id": 1]) + [
+                .insert(["id": 2], ends: .queued),
                 .insert(["id": 3], ends: .queued),
                 .networkUp,
                 .rejected(["23505"]),
@@ -164,9 +145,7 @@ struct ReplayAnswerSpecs {
         Scenario(
             "inserts into different tables do not share a bulk request",
             tables: ["tasks": [], "projects": []],
-            steps: [
-                .networkDown,
-                .insert(["id": 1], ends: .queued),
+            steps: Step.queuedOffline(["id": 1]) + [
                 .write(.insert("projects", ["id": 1]), ends: .queued),
                 .insert(["id": 2], ends: .queued),
                 .networkUp,
@@ -174,4 +153,7 @@ struct ReplayAnswerSpecs {
                 .sent(.post("tasks"), 2), .sent(.post("projects"), 1),
             ]),
     ]
+
+    @Test(arguments: SpecCase.cases(scenarios))
+    func scenario(_ spec: SpecCase) async { await spec.play() }
 }

@@ -4,9 +4,6 @@ import Testing
 /// Replay: order, owners, and what each answer does to a queued write (SPEC.md §3).
 @Suite("Spec scenarios: replay")
 struct ReplaySpecs {
-    @Test(arguments: SpecCase.cases(scenarios))
-    func scenario(_ spec: SpecCase) async { await spec.play() }
-
     /// One write queued offline, the given answer ready for it, and the network back.
     static func replaying(_ answer: Answer) -> [Step] {
         [.networkDown, .insert(["id": 1], ends: .queued), .answer(.post(), answer), .networkUp]
@@ -30,9 +27,7 @@ struct ReplaySpecs {
         Scenario(
             "owner-less writes are claimed by the first user who signs in",
             user: nil,
-            steps: [
-                .networkDown,
-                .insert(["id": 1], ends: .queued),
+            steps: Step.queuedOffline(["id": 1]) + [
                 .signIn("u1"),
                 .networkUp,
                 .queue(0),
@@ -41,9 +36,7 @@ struct ReplaySpecs {
         Scenario(
             "owner-less writes are sent with whatever session is current",
             user: nil,
-            steps: [
-                .networkDown,
-                .insert(["id": 1], ends: .queued),
+            steps: Step.queuedOffline(["id": 1]) + [
                 .networkUp,
                 .queue(0),
                 .sent(.post().by("anon"), 1),
@@ -51,9 +44,7 @@ struct ReplaySpecs {
             ]),
         Scenario(
             "a transport failure stops the pass; it is tried again on the refresh schedule",
-            steps: [
-                .networkDown,
-                .insert(["id": 1], ends: .queued),
+            steps: Step.queuedOffline(["id": 1]) + [
                 .answer(.post(), .transportFailure, times: 2),
                 .networkUp,
                 .advance(.milliseconds(300)), .advance(.milliseconds(900)),
@@ -83,9 +74,7 @@ struct ReplaySpecs {
             ]),
         Scenario(
             "the replay is tried again at once when the network comes back",
-            steps: [
-                .networkDown,
-                .insert(["id": 1], ends: .queued),
+            steps: Step.queuedOffline(["id": 1]) + [
                 .networkUp,
                 .queue(0),
                 .sleeps([]),
@@ -121,9 +110,7 @@ struct ReplaySpecs {
         Scenario(
             "a rejected write leaves the overlay",
             tables: SpecRows.one,
-            steps: Step.liveAll + [
-                .networkDown,
-                .insert(["id": 2], ends: .queued),
+            steps: Step.liveAll + Step.queuedOffline(["id": 2]) + [
                 .see("all", ids: [1, 2]),
                 .answer(.post(), .reject(403, "42501")),
                 .networkUp,
@@ -144,9 +131,7 @@ struct ReplaySpecs {
             ]),
         Scenario(
             "after a rejection, later writes go on",
-            steps: [
-                .networkDown,
-                .insert(["id": 1], ends: .queued),
+            steps: Step.queuedOffline(["id": 1]) + [
                 .insert(["id": 2], ends: .queued),
                 .write(.update("tasks", set: ["title": "x"], where: .eq("id", 2)), ends: .queued),
                 .answer(.post().carrying(1), .reject(403, "42501"), times: 5),
@@ -163,9 +148,7 @@ struct ReplaySpecs {
             ]),
         Scenario(
             "a checking read that fails is a transient failure, never \"not applied\"",
-            steps: [
-                .networkDown,
-                .insert(["id": 1, "title": "a"], ends: .queued),
+            steps: Step.queuedOffline(["id": 1, "title": "a"]) + [
                 .answer(.post(), .lost),
                 .answer(.get(), .reject(500, "XX000")),
                 .networkUp,
@@ -180,4 +163,7 @@ struct ReplaySpecs {
                 .server("tasks", [1]),
             ]),
     ]
+
+    @Test(arguments: SpecCase.cases(scenarios))
+    func scenario(_ spec: SpecCase) async { await spec.play() }
 }

@@ -4,9 +4,6 @@ import Testing
 /// Session, owners and clearing (SPEC.md §4).
 @Suite("Spec scenarios: session, owners, clearing")
 struct SessionSpecs {
-    @Test(arguments: SpecCase.cases(scenarios))
-    func scenario(_ spec: SpecCase) async { await spec.play() }
-
     /// u1's write queued offline, then u2 signed in with the network back.
     private static let switched: [Step] = [
         .networkDown,
@@ -87,9 +84,7 @@ struct SessionSpecs {
         Scenario(
             "after signing out, the signed-out user's writes are not laid over",
             tables: SpecRows.one,
-            steps: Step.liveAll + [
-                .networkDown,
-                .insert(["id": 2], ends: .queued),
+            steps: Step.liveAll + Step.queuedOffline(["id": 2]) + [
                 .see("all", ids: [1, 2]),
                 .signOut,
                 .pending("tasks", []),
@@ -123,9 +118,7 @@ struct SessionSpecs {
         Scenario(
             "clearLocalData() wipes the replay log: a replayed write no longer shows",
             tables: SpecRows.one,
-            steps: [
-                .networkDown,
-                .insert(["id": 2], ends: .queued),
+            steps: Step.queuedOffline(["id": 2]) + [
                 .answer(.post(), .empty(201)),
                 .networkUp,
                 .queue(0),
@@ -150,4 +143,7 @@ struct SessionSpecs {
                 .see("all", Shows(ids: [1], fromCache: false, refresh: .idle))
             ]),
     ]
+
+    @Test(arguments: SpecCase.cases(scenarios))
+    func scenario(_ spec: SpecCase) async { await spec.play() }
 }

@@ -4,9 +4,6 @@ import Testing
 /// Writes and their policies (SPEC.md §2, and §3's rule on what the request builder refuses).
 @Suite("Spec scenarios: writes and policies")
 struct WriteSpecs {
-    @Test(arguments: SpecCase.cases(scenarios))
-    func scenario(_ spec: SpecCase) async { await spec.play() }
-
     static let scenarios: [Scenario] = [
         Scenario(
             ".offlineFirst: sent at once when the network is not known down and nothing waits in the queue",
@@ -18,9 +15,7 @@ struct WriteSpecs {
             ]),
         Scenario(
             ".offlineFirst: persisted in the queue when the network is known down",
-            steps: [
-                .networkDown,
-                .insert(["id": 1], ends: .queued),
+            steps: Step.queuedOffline(["id": 1]) + [
                 .queue(1),
                 .sent(.writes, 0),
             ]),
@@ -41,9 +36,7 @@ struct WriteSpecs {
             ]),
         Scenario(
             "a write never overtakes an earlier queued write of its owner",
-            steps: [
-                .networkDown,
-                .insert(["id": 1, "title": "a"], ends: .queued),
+            steps: Step.queuedOffline(["id": 1, "title": "a"]) + [
                 .write(.update("tasks", set: ["title": "b"], where: .eq("id", 1)), ends: .queued),
                 .write(.delete("tasks", where: .eq("id", 1)), ends: .queued),
                 .networkUp,
@@ -98,9 +91,7 @@ struct WriteSpecs {
         Scenario(
             "execute() returns only after a queued write is durable: a crash after it returns loses nothing",
             diskOnly: true,
-            steps: [
-                .networkDown,
-                .insert(["id": 1], ends: .queued),
+            steps: Step.queuedOffline(["id": 1]) + [
                 .insert(["id": 2], ends: .queued),
                 .relaunch,
                 .queue(2),
@@ -131,12 +122,13 @@ struct WriteSpecs {
             ]),
         Scenario(
             "a queued write's pending mutation lists its rows for the app's marks",
-            steps: [
-                .networkDown,
-                .insert(["id": 1], ["id": 2], ends: .queued),
+            steps: Step.queuedOffline(["id": 1], ["id": 2]) + [
                 .pending("tasks", ["1", "2"]),
                 .networkUp,
                 .pending("tasks", []),
             ]),
     ]
+
+    @Test(arguments: SpecCase.cases(scenarios))
+    func scenario(_ spec: SpecCase) async { await spec.play() }
 }

@@ -27,13 +27,13 @@ import OfflineEngineTesting
 actor RowSecurityServer: HTTPTransport {
     /// How likely each fault is, per request (the rest are answered normally).
     struct FaultRates: Sendable {
-        var lostAfterApplying = 0.0
-        var unavailable = 0.0
-        var proxyPage = 0.0
-        var portalPage = 0.0
-        var portalPageAfterApplying = 0.0
-
         static let none = FaultRates()
+
+        var lostAfterApplying: Double = 0
+        var unavailable: Double = 0
+        var proxyPage: Double = 0
+        var portalPage: Double = 0
+        var portalPageAfterApplying: Double = 0
     }
 
     enum Fault: String, Sendable, CaseIterable {

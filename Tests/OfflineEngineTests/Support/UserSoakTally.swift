@@ -4,32 +4,43 @@ import Foundation
 
 /// The counts of a ``UserSoak`` run, the acceptance line, and the details behind them.
 struct UserSoakTally: Sendable {
-    var writes = 0
+    var writes: Int = 0
     /// Rows whose final state on the server no run of the acknowledged writes leaves.
-    var lost = 0
+    var lost: Int = 0
     /// Rows on the server no writer wrote, rows inserted twice, writes applied again after a
     /// later write of their row.
-    var duplicated = 0
+    var duplicated: Int = 0
     /// Write requests whose token's user was not the owner of a row they touched.
-    var wrongUser = 0
+    var wrongUser: Int = 0
     /// Rejected writes (as `rejectedMutations()` lists them, for either user) and calls that
     /// threw a server's refusal: every write in the soak is valid for its owner.
-    var falseRejections = 0
+    var falseRejections: Int = 0
     /// Writes applied after a later write of their row (out of their writer's order).
-    var reordered = 0
+    var reordered: Int = 0
     /// How many times the network went down or came back.
-    var flaps = 0
+    var flaps: Int = 0
     /// Writes still queued after the drain.
-    var leftQueued = 0
+    var leftQueued: Int = 0
     /// Writes the engine queued as another user than the harness wrote them for: a fault of
     /// the harness, which would make the other counts meaningless.
-    var ownerMismatches = 0
+    var ownerMismatches: Int = 0
     /// Every line to print: the acceptance line first, then the details.
     var lines: [String] = []
 
     /// The flapping soak's line: `soak: <writes> writes, <flaps> flaps, <lost> lost, ...`.
     var flappingLine: String {
         "soak: \(writes) writes, \(flaps) flaps, \(lost) lost, \(duplicated) duplicated, \(reordered) reordered"
+    }
+
+    /// The counts a users' soak must leave at zero, by name, where they are not: nothing lost,
+    /// duplicated, sent as the wrong user, falsely rejected or left queued, and no write whose
+    /// owner the harness did not know (that would make the other counts meaningless).
+    var usersSoakFaults: [String: Int] {
+        [
+            "lost": lost, "duplicated": duplicated, "wrongUser": wrongUser,
+            "falseRejections": falseRejections,
+            "leftQueued": leftQueued, "ownerMismatches": ownerMismatches,
+        ].filter { $0.value != 0 }
     }
 
     var acceptanceLine: String {

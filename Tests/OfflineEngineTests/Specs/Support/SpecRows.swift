@@ -46,6 +46,11 @@ extension Step {
         .answer(.get(), .reject(500, "XX000")), .live("all", .all), .sent(.get(), 1), .advance(.zero),
     ]
 
+    /// The network known down, then an insert of rows into `tasks` that stays queued.
+    static func queuedOffline(_ rows: Row...) -> [Step] {
+        [.networkDown, .write(SpecWrite(kind: .insert, table: "tasks", rows: rows), ends: .queued)]
+    }
+
     /// Opens the live read of every task, named `all`, and waits until it is up to date.
     static let liveAll: [Step] = [.live("all", .all), .see("all", .idle)]
 
