@@ -33,7 +33,7 @@ struct RefreshStaleAnswerTests {
         #expect(harness.fetch.attempts.values.count == 1, "not asked again")
         #expect(harness.clock.sleeperCount == 0)
         harness.fetch.push(.answer(.applied))
-        harness.refresher.markStale(.clear)
+        harness.refresher.markStale()
         #expect(try await harness.states(4) == [.refreshing, .idle, .refreshing, .idle])
         #expect(harness.fetch.attempts.values.count == 2)
         await harness.stop()
@@ -54,7 +54,6 @@ struct RefreshStaleAnswerTests {
             }
         }
 
-        var reason: RefreshStateMachine.StaleReason { self == .clear ? .clear : .newOwner }
         /// What the answer's refusal says (a clear's answer is refused without asking again).
         var askAgain: Bool { self == .newOwner }
     }
@@ -62,7 +61,7 @@ struct RefreshStaleAnswerTests {
     @Test("a change of the cache during an attempt", arguments: ChangeDuringAttempt.allCases)
     func changeDuringAttempt(_ change: ChangeDuringAttempt) async throws {
         let harness = try await RefreshHarness.inFirstAttempt()
-        harness.refresher.markStale(change.reason)
+        harness.refresher.markStale()
         harness.fetch.push(.answer(.refused(askAgain: change.askAgain)))
         try await harness.attempts(2)
         #expect(harness.states.values == [.refreshing])

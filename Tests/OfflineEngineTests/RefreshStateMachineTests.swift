@@ -41,8 +41,7 @@ struct RefreshStateMachineTests {
                 case .carryOn: break
                 }
                 var events: [RefreshStateMachine.Event] = [
-                    .networkCameBack, .sessionSettled, .markedStale(.write), .markedStale(.clear),
-                    .markedStale(.newOwner), .tryNow,
+                    .networkCameBack, .sessionSettled, .markedStale, .markedStale, .markedStale, .tryNow,
                 ]
                 if Int.random(in: 0..<20, using: &random) == 0 { events.append(.sessionRestoring) }
                 if waiting { events += Array(repeating: .waitElapsed, count: 4) }
@@ -100,7 +99,7 @@ struct RefreshStateMachineTests {
         let paused = machine.handle(.failed(RefreshFailure(TestFailure(name: "x")), networkKnownDown: true))
         #expect(paused == .init(publish: .paused, next: .waitForSignal))
         #expect(machine.handle(.sessionSettled) == .init(next: .carryOn))
-        #expect(machine.handle(.markedStale(.write)) == .init(next: .carryOn))
+        #expect(machine.handle(.markedStale) == .init(next: .carryOn))
         #expect(machine.handle(.waitElapsed) == .init(next: .carryOn))
         #expect(machine.handle(.networkCameBack) == .init(publish: .refreshing, next: .attempt))
     }
@@ -110,12 +109,12 @@ struct RefreshStateMachineTests {
         var machine = RefreshStateMachine()
         _ = machine.handle(.start(sessionRestoring: false))
         _ = machine.handle(.failed(RefreshFailure(TestFailure(name: "x")), networkKnownDown: false))
-        #expect(machine.handle(.markedStale(.write)) == .init(next: .carryOn))
+        #expect(machine.handle(.markedStale) == .init(next: .carryOn))
         #expect(machine.handle(.waitElapsed) == .init(next: .attempt))
         #expect(machine.handle(.answered(.applied)) == .init(publish: .idle, next: .waitForSignal))
         #expect(machine.handle(.networkCameBack) == .init(next: .carryOn))
         #expect(machine.handle(.sessionSettled) == .init(next: .carryOn))
-        #expect(machine.handle(.markedStale(.newOwner)) == .init(publish: .refreshing, next: .attempt))
+        #expect(machine.handle(.markedStale) == .init(publish: .refreshing, next: .attempt))
     }
 
     @Test("a stale mark in Idle while the session restores reads Refreshing and waits for the session")
@@ -128,7 +127,7 @@ struct RefreshStateMachineTests {
         #expect(machine.handle(.sessionSettled) == .init(next: .attempt))
         _ = machine.handle(.answered(.applied))
         _ = machine.handle(.sessionRestoring)
-        #expect(machine.handle(.markedStale(.clear)) == .init(publish: .refreshing, next: .waitForSignal))
+        #expect(machine.handle(.markedStale) == .init(publish: .refreshing, next: .waitForSignal))
         #expect(machine.handle(.sessionSettled) == .init(next: .attempt))
     }
 

@@ -35,7 +35,7 @@ extension OfflineClient {
     /// ```
     public func refreshLiveReads() async throws {
         let engine = try await openedEngine()
-        engine.liveReads.markStale(keys: engine.liveReads.keys, reason: .write)
+        engine.liveReads.markStale(keys: engine.liveReads.keys)
     }
 
     /// The live read of `query`, marked stale every `interval` on the client's clock while read.
@@ -57,7 +57,7 @@ extension OfflineClient {
                 group.addTask {
                     guard let engine = try? await opening.engine() else { return }
                     while (try? await clock.sleep(for: interval)) != nil {
-                        engine.liveReads.markStale(keys: [key], reason: .write)
+                        engine.liveReads.markStale(keys: [key])
                     }
                 }
                 do {

@@ -75,6 +75,6 @@ extension ReadQuery {
     /// already refreshing goes on. Its snapshots show the answer.
     public func refresh() async throws {
         guard let client else { throw ClientError.closed }
-        try await client.openedEngine().liveReads.markStale(keys: [query.canonicalKey], reason: .write)
+        try await client.openedEngine().liveReads.markStale(keys: [query.canonicalKey])
     }
 }

@@ -87,11 +87,11 @@ final class LiveReads: LiveReadMarking {
     }
 
     /// Marks the refreshes of `table`'s live reads stale (`nil`: every table's).
-    func markStale(table: TableID?, reason: RefreshStateMachine.StaleReason) {
+    func markStale(table: TableID?) {
         let refreshers = state.withLock { state in
             state.entries.values.filter { table == nil || TableID($0.query) == table }.map(\.refresher)
         }
-        for refresher in refreshers { refresher.markStale(reason) }
+        for refresher in refreshers { refresher.markStale() }
     }
 
     /// Asks every live read waiting on its retry schedule to try now (see
@@ -102,10 +102,10 @@ final class LiveReads: LiveReadMarking {
     }
 
     /// Marks the refreshes of the live reads of `keys` stale.
-    func markStale(keys: Set<String>, reason: RefreshStateMachine.StaleReason) {
+    func markStale(keys: Set<String>) {
         guard !keys.isEmpty else { return }
         let refreshers = state.withLock { state in keys.compactMap { state.entries[$0]?.refresher } }
-        for refresher in refreshers { refresher.markStale(reason) }
+        for refresher in refreshers { refresher.markStale() }
     }
 
     /// Ends every live read: refreshes stop, readers finish; later joins get `nil`.
@@ -145,7 +145,7 @@ final class LiveReads: LiveReadMarking {
         .scan(pairing) { pairing, input in pairing.pair(input.0, input.1) }
         .scan(composer) { composer, paired in
             let composed = composer.compose(paired)
-            if composed.fetchAgain { refresher.markStale(.write) }
+            if composed.fetchAgain { refresher.markStale() }
             return composed
         }
         .distinct { shown, next in shown.shows(next) }

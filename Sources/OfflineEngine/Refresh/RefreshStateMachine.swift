@@ -33,16 +33,6 @@
 ///   after that (a table written to faster than the server answers) the retry schedule paces it,
 ///   so the loop can never spin.
 struct RefreshStateMachine: Sendable {
-    /// Why the cached rows were marked stale.
-    enum StaleReason: Sendable, Hashable {
-        /// `clearLocalData()` wiped the cache.
-        case clear
-        /// The cache passed to a different signed-in user.
-        case newOwner
-        /// A write changed the cached rows.
-        case write
-    }
-
     /// Something that happened to the refresh.
     enum Event: Sendable, Hashable {
         /// The live read starts; `sessionRestoring` says whether the stored session is still being
@@ -62,8 +52,9 @@ struct RefreshStateMachine: Sendable {
         case sessionRestoring
         /// The session settled (a stored session finished restoring, or a user signed in).
         case sessionSettled
-        /// A clear, a new owner or a write marked the cached rows stale.
-        case markedStale(StaleReason)
+        /// The cached rows were marked stale (a clear, a new owner, a write, an expiry, the app
+        /// asking): the refresh treats every cause alike, so none is named.
+        case markedStale
         /// The app asked to sync now (`syncNow()`): a wait on the retry schedule is cut short
         /// with an attempt at once (or, during an attempt, its failure is tried again at once). Paused stays Paused (the network is still known down) and
         /// Idle stays Idle: no edge of the diagram is added.

@@ -70,8 +70,8 @@ final class Refresher: Sendable {
     /// Tells the refresh that a clear, a new owner or a write marked its rows stale: an Idle
     /// refresh starts again; a refresh that is attempting notes it. Ignored while not running
     /// (a run starts by asking anyway).
-    func markStale(_ reason: RefreshStateMachine.StaleReason) {
-        _ = inbox.withLock { $0 }?.yield(.event(.markedStale(reason)))
+    func markStale() {
+        _ = inbox.withLock { $0 }?.yield(.event(.markedStale))
     }
 
     /// Tells the refresh to try now if it waits on the retry schedule (Refreshing after a failure,

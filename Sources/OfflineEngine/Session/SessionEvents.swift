@@ -121,7 +121,7 @@ enum SessionEvents {
             // Until fetched with the new owner's token, the rows are the previous owner's cache.
             state.tables.passToNewOwner(owner: state.overlayOwner)
         }
-        state.services.liveReads.markStale(table: nil, reason: .newOwner)
+        state.services.liveReads.markStale(table: nil)
         if state.rules.sharing == .perUser { await CachedLists.loadOfLiveReads(in: state) }
         let tick = state.outputs.marks.nextTick()
         state.ownership.endOwnerChange(change, at: tick)

@@ -96,7 +96,7 @@ enum Answers {
             mutation, returned: returned, liveQueries: state.services.liveReads.queries(of: table),
             primaryKeys: state.rules.primaryKeys,
             tick: tick, owner: state.overlayOwner)
-        state.services.liveReads.markStale(keys: stale, reason: .write)
+        state.services.liveReads.markStale(keys: stale)
         if !changed.isEmpty {
             try await state.lists.save(changed)
             state.services.cache.wrote()
@@ -114,7 +114,7 @@ enum Answers {
         guard !state.closed else { return }
         state.tables.feedLog.record(change, tick: tick, of: table)
         let (changed, stale) = state.tables.land(landing, tick: tick, owner: state.overlayOwner)
-        state.services.liveReads.markStale(keys: stale, reason: .write)
+        state.services.liveReads.markStale(keys: stale)
         if !changed.isEmpty {
             try await state.lists.save(changed)
             state.services.cache.wrote()

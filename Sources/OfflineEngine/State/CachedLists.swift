@@ -50,7 +50,7 @@ enum CachedLists {
     static func markStale(_ table: TableID, in state: isolated EngineState) async throws {
         try await state.outputs.marks.advance(table)
         state.tables.markStale(table, owner: state.overlayOwner)
-        state.services.liveReads.markStale(table: table, reason: .write)
+        state.services.liveReads.markStale(table: table)
     }
 
     /// Forgets the lists an eviction pass removed from the store (see
@@ -71,7 +71,7 @@ enum CachedLists {
         guard state.tables.expire(key, of: TableID(query), answer: serial, owner: state.overlayOwner) else {
             return
         }
-        state.services.liveReads.markStale(keys: [key], reason: .write)
+        state.services.liveReads.markStale(keys: [key])
     }
 
     /// When a list of `query` fetched at `fetchedAt` expires, or `nil` without a time to live.

@@ -20,7 +20,7 @@ extension EngineState {
         tables.wipe(owner: overlayOwner)
         outputs.rejected.wipe()
         publishQueue()
-        services.liveReads.markStale(table: nil, reason: .clear)
+        services.liveReads.markStale(table: nil)
         defer { settled() }
         do {
             ownership.clearedAt = try await store.clearAll()
@@ -50,7 +50,7 @@ extension EngineState {
         outputs.ticketGate.void()
         forgetData(of: user)
         tables.unloadLists(owner: overlayOwner)
-        services.liveReads.markStale(table: nil, reason: .clear)
+        services.liveReads.markStale(table: nil)
         defer { settled() }
         do {
             ownership.clearedAt = try await store.clear(user: user)

@@ -15,9 +15,9 @@ protocol LiveReadMarking: Sendable {
     /// The queries of the running live reads of `table` (every table for `nil`).
     func queries(of table: TableID?) -> [QueryDescription]
     /// Marks the refreshes of the live reads of `table` (every table for `nil`) stale.
-    func markStale(table: TableID?, reason: RefreshStateMachine.StaleReason)
+    func markStale(table: TableID?)
     /// Marks the refreshes of the live reads with these canonical keys stale.
-    func markStale(keys: Set<String>, reason: RefreshStateMachine.StaleReason)
+    func markStale(keys: Set<String>)
 }
 
 extension LiveReadMarking {

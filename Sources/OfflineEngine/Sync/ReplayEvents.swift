@@ -108,7 +108,7 @@ enum ReplayEvents {
         // A table whose queue drained: its live reads fetch again, so columns the server fills
         // in and effects the overlay could not work out show without the app asking.
         for table in touched where state.tables.queuedCount(of: table) == 0 {
-            state.services.liveReads.markStale(table: table, reason: .write)
+            state.services.liveReads.markStale(table: table)
         }
     }
 
