@@ -91,7 +91,7 @@ public struct AsyncCombineLatestSequence<Element: Sendable>: AsyncSequence, Send
 
     /// The iterator of one combineLatest iteration; copies share the same upstream task.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        private let handle: IterationHandle
+        private let handle: IterationHandle<CombineLatestStorage>
         private let combine: @Sendable ([any Sendable]) -> Element
 
         init(storage: CombineLatestStorage, combine: @escaping @Sendable ([any Sendable]) -> Element) {
@@ -115,16 +115,4 @@ public struct AsyncCombineLatestSequence<Element: Sendable>: AsyncSequence, Send
         AsyncIterator(storage: CombineLatestStorage(upstreams: upstreams), combine: combine)
     }
 
-    /// Cancels the upstream task when the last copy of an iterator is dropped.
-    private final class IterationHandle: Sendable {
-        let storage: CombineLatestStorage
-
-        init(storage: CombineLatestStorage) {
-            self.storage = storage
-        }
-
-        deinit {
-            storage.iteratorDeinitialized()
-        }
-    }
 }

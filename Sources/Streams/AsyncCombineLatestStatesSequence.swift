@@ -56,27 +56,20 @@ public struct AsyncCombineLatestStatesSequence<First: Sendable, Second: Sendable
     /// State holders used here never fail.
     public typealias Failure = Never
 
-    @usableFromInline let first: StateBroadcast<First, Never>
-    @usableFromInline let second: StateBroadcast<Second, Never>
-    @usableFromInline let firstMatters: (@Sendable (First) -> Bool)?
-    @usableFromInline let settleYields: Int
+    @usableFromInline let sources: Sources
 
     init(
         first: StateBroadcast<First, Never>, second: StateBroadcast<Second, Never>,
         firstMatters: (@Sendable (First) -> Bool)?, settleYields: Int
     ) {
-        self.first = first
-        self.second = second
-        self.firstMatters = firstMatters
-        self.settleYields = settleYields
+        sources = Sources(
+            first: first, second: second, firstMatters: firstMatters, settleYields: settleYields)
     }
 
     /// A new reader; its first element is both holders' values when it asks.
     @inlinable
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(
-            reader: Reader(
-                first: first, second: second, firstMatters: firstMatters, settleYields: settleYields))
+        AsyncIterator(reader: Reader(sources: sources))
     }
 
     /// One reader of both holders.
@@ -92,42 +85,45 @@ public struct AsyncCombineLatestStatesSequence<First: Sendable, Second: Sendable
         /// was cancelled.
         @inlinable
         public mutating func next() async -> Element? {
-            await reader.next()
+            await reader.next(isolation: nil)
         }
 
-        /// The same, waiting in the caller's isolation.
+        /// The same, waiting (and settling) in the caller's isolation, so an actor-isolated
+        /// reader pays no hop per combination.
         @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
-            await reader.next()
+            await reader.next(isolation: actor)
         }
+    }
+
+    /// What every reader of the sequence reads, and how: both holders, the filter of the first
+    /// one's changes, and the yields before a read.
+    @usableFromInline
+    struct Sources: Sendable {
+        @usableFromInline let first: StateBroadcast<First, Never>
+        @usableFromInline let second: StateBroadcast<Second, Never>
+        @usableFromInline let firstMatters: (@Sendable (First) -> Bool)?
+        @usableFromInline let settleYields: Int
     }
 
     /// One reader's place in both holders; it stops watching them when it goes.
     @usableFromInline
     final class Reader: Sendable {
-        @usableFromInline let first: StateBroadcast<First, Never>
-        @usableFromInline let second: StateBroadcast<Second, Never>
-        @usableFromInline let firstMatters: (@Sendable (First) -> Bool)?
-        @usableFromInline let settleYields: Int
+        @usableFromInline let sources: Sources
         @usableFromInline let id: UInt64
         @usableFromInline let waker = StateWaker()
         /// The versions last delivered (`nil`: nothing yet).
         @usableFromInline let seen = Mutex<(UInt64, UInt64)?>(nil)
 
         @usableFromInline
-        init(
-            first: StateBroadcast<First, Never>, second: StateBroadcast<Second, Never>,
-            firstMatters: (@Sendable (First) -> Bool)?, settleYields: Int
-        ) {
-            self.first = first
-            self.second = second
-            self.firstMatters = firstMatters
-            self.settleYields = settleYields
+        init(sources: Sources) {
+            self.sources = sources
             id = readerIDs.add(1, ordering: .relaxed).newValue
         }
 
         @inlinable
-        func next() async -> Element? {
+        func next(isolation actor: isolated (any Actor)?) async -> Element? {
+            let (first, second) = (sources.first, sources.second)
             while !Task.isCancelled {
                 let a = first.current()
                 let b = second.current()
@@ -139,26 +135,21 @@ public struct AsyncCombineLatestStatesSequence<First: Sendable, Second: Sendable
                 if a.finished && b.finished { return nil }
                 await waker.wait {
                     let changed =
-                        first.watch(id, after: a.version, waker: waker, when: firstMatters)
+                        first.watch(id, after: a.version, waker: waker, when: sources.firstMatters)
                         || second.watch(id, after: b.version, waker: waker)
                     if changed { waker.fire() }
                 }
-                await settle()
+                // Lets the work already waiting run before the reader reads, as many yields as
+                // the caller chose: a burst of changes is then read as one combination, and
+                // whatever reads the combinations downstream is woken once for the burst.
+                for _ in 0..<sources.settleYields { await Task.yield() }
             }
             return nil
         }
 
-        /// Lets the work already waiting run before the reader reads (`settleYields` yields, as
-        /// the caller chose): a burst of changes is then read as one combination, and whatever
-        /// reads the combinations downstream is woken once for the burst.
-        @usableFromInline
-        func settle() async {
-            for _ in 0..<settleYields { await Task.yield() }
-        }
-
         deinit {
-            first.unwatch(id)
-            second.unwatch(id)
+            sources.first.unwatch(id)
+            sources.second.unwatch(id)
         }
     }
 }

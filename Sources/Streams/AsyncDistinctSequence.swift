@@ -7,69 +7,20 @@ extension AsyncSequence where Element: Equatable {
     /// - Returns: A sequence without consecutive duplicates, failing exactly when the base fails.
     @inlinable
     public func distinct() -> AsyncDistinctSequence<Self> {
-        AsyncDistinctSequence(base: self)
+        AsyncDistinctBySequence(base: self, areEquivalent: areEqual)
     }
 }
 
-/// An asynchronous sequence that removes consecutive equal elements from its base.
+/// An asynchronous sequence that removes consecutive equal elements from its base: `distinct(by:)`
+/// with `==`, so both share one implementation.
 ///
 /// Created by `distinct()`. It has no task and no lock, forwards the caller's isolation to the base
 /// iterator and keeps the base's typed failure.
-public struct AsyncDistinctSequence<Base: AsyncSequence>: AsyncSequence where Base.Element: Equatable {
-    /// The element type, identical to the base sequence's.
-    public typealias Element = Base.Element
-    /// The error type, identical to the base sequence's.
-    public typealias Failure = Base.Failure
+public typealias AsyncDistinctSequence<Base: AsyncSequence> = AsyncDistinctBySequence<Base>
+where Base.Element: Equatable
 
-    @usableFromInline
-    let base: Base
-
-    @usableFromInline
-    init(base: Base) {
-        self.base = base
-    }
-
-    /// The iterator that remembers the last emitted element and skips equal successors.
-    public struct AsyncIterator: AsyncIteratorProtocol {
-        @usableFromInline
-        var baseIterator: Base.AsyncIterator
-
-        @usableFromInline
-        var last: Base.Element?
-
-        @usableFromInline
-        init(baseIterator: Base.AsyncIterator) {
-            self.baseIterator = baseIterator
-            self.last = nil
-        }
-
-        /// Returns the next element that differs from the previous one, or `nil` at the end.
-        @inlinable
-        public mutating func next() async throws(Failure) -> Base.Element? {
-            try await next(isolation: nil)
-        }
-
-        /// Returns the next differing element, running the base iterator in the caller's isolation.
-        @inlinable
-        public mutating func next(
-            isolation actor: isolated (any Actor)?
-        ) async throws(Failure) -> Base.Element? {
-            while let element = try await baseIterator.next(isolation: actor) {
-                if let previous = last, previous == element {
-                    continue
-                }
-                last = element
-                return element
-            }
-            return nil
-        }
-    }
-
-    /// Creates an iterator that skips consecutive equal elements.
-    @inlinable
-    public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(baseIterator: base.makeAsyncIterator())
-    }
+/// `==` as a function `distinct()` can hand to `distinct(by:)`.
+@inlinable
+func areEqual<Value: Equatable>(_ first: Value, _ second: Value) -> Bool {
+    first == second
 }
-
-extension AsyncDistinctSequence: Sendable where Base: Sendable {}

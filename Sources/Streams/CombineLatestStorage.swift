@@ -4,7 +4,7 @@ import Synchronization
 ///
 /// Values are type-erased to `any Sendable` so one storage serves every arity; the public sequence
 /// turns each combination back into its typed element. Effects run after the lock is released.
-final class CombineLatestStorage: Sendable {
+final class CombineLatestStorage: IterationStorage {
     /// Runs one upstream (the side at the given index) to completion, reporting to the storage.
     typealias Upstream = @Sendable (CombineLatestStorage, Int) async -> Void
 
@@ -38,7 +38,6 @@ final class CombineLatestStorage: Sendable {
         }
     }
 
-    /// Called when the last copy of the downstream iterator goes away.
     func iteratorDeinitialized() {
         perform(state.withLock { $0.downstreamCancelled() })
     }

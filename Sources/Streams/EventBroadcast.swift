@@ -27,7 +27,7 @@ public final class EventBroadcast<Event: Sendable, Failure: Error>: Sendable {
         var completion: Result<Void, Failure>?
         /// Few readers are expected: an array keeps `send` a tight in-place loop over the buffers.
         var readers: [Reader] = []
-        var nextReaderID: UInt64 = 0
+        var readerIDs = ReaderIDs()
 
         func index(of id: UInt64) -> Int? {
             readers.firstIndex { $0.id == id }
@@ -211,8 +211,7 @@ public final class EventBroadcast<Event: Sendable, Failure: Error>: Sendable {
 
     private func register() -> UInt64 {
         state.withLock { state in
-            let id = state.nextReaderID
-            state.nextReaderID += 1
+            let id = state.readerIDs.take()
             state.readers.append(Reader(id: id))
             return id
         }

@@ -2,106 +2,144 @@ import Synchronization
 
 /// The lock-guarded shared state of one merge iteration, performing the state machine's effects.
 ///
-/// Effects (resuming continuations, cancelling the upstream task) always run after the lock is
-/// released, so no continuation resumes while the lock is held.
-final class MergeStorage<Element: Sendable>: Sendable {
-    /// Runs one upstream to completion, reporting to the storage.
-    typealias Upstream = @Sendable (MergeStorage<Element>) async -> Void
+/// Continuations are resumed and the task cancelled after the lock is released. An element costs
+/// one lock round trip on each side and the resumption of its upstream when the consumer asks again.
+@usableFromInline
+final class MergeStorage<Element: Sendable>: IterationStorage {
+    /// Runs the upstream at the given index to completion, reporting to the storage.
+    @usableFromInline
+    typealias Upstream = @Sendable (MergeStorage<Element>, Int) async -> Void
 
-    private let state: Mutex<MergeStateMachine<Element>>
-    private let upstreams: [Upstream]
+    @usableFromInline let state: Mutex<MergeStateMachine<Element>>
+    @usableFromInline let upstreams: [Upstream]
 
+    @inlinable
     init(upstreams: [Upstream]) {
         self.upstreams = upstreams
         self.state = Mutex(MergeStateMachine(upstreamCount: upstreams.count))
     }
 
+    @inlinable
     func next(isolation actor: isolated (any Actor)?) async throws -> Element? {
+        let result: Result<Element?, any Error>
         switch state.withLock({ $0.next() }) {
-        case .element(let element):
+        case .element(let element, let upstream):
+            upstream?.resume(returning: true)
             return element
-        case .finish:
-            return nil
-        case .fail(let error):
-            throw error
+        case .end(let end):
+            result = end
         case .startTaskThenSuspend:
             startTask()
+            result = await suspend(isolation: actor)
         case .suspend:
-            break
+            result = await suspend(isolation: actor)
         }
-        return try await withTaskCancellationHandler {
-            try await withUnsafeThrowingContinuation {
-                (continuation: MergeStateMachine<Element>.Downstream) in
-                perform(state.withLock { $0.next(continuation) })
-            }
-        } onCancel: {
-            perform(state.withLock { $0.downstreamCancelled() })
+        if case .success(let element?) = result {
+            return element
+        }
+        // The iteration ended: its upstream task is awaited, so none outlives the last `next()`.
+        await state.withLock({ $0.takeTaskToAwait() })?.value
+        return try result.get()
+    }
+
+    @inlinable
+    func suspend(isolation actor: isolated (any Actor)?) async -> Result<Element?, any Error> {
+        do {
+            return .success(
+                try await withTaskCancellationHandler {
+                    try await withUnsafeThrowingContinuation {
+                        (continuation: MergeStateMachine<Element>.Downstream) in
+                        switch state.withLock({ $0.suspend(continuation) }) {
+                        case .now(.element(let element, let upstream)):
+                            upstream?.resume(returning: true)
+                            continuation.resume(returning: element)
+                        case .now(.end(let end)):
+                            continuation.resume(with: end)
+                        case .now(.startTaskThenSuspend), .now(.suspend):
+                            break
+                        case .waiting(let resume):
+                            for upstream in resume {
+                                upstream.resume(returning: true)
+                            }
+                        }
+                    }
+                } onCancel: {
+                    shutDown(state.withLock { $0.downstreamCancelled() })
+                })
+        } catch {
+            return .failure(error)
         }
     }
 
-    /// Called when the last copy of the downstream iterator goes away.
+    @inlinable
     func iteratorDeinitialized() {
-        perform(state.withLock { $0.downstreamCancelled() })
+        shutDown(state.withLock { $0.downstreamCancelled() })
     }
 
-    /// Suspends an upstream until the downstream demands; returns `false` when it must stop.
-    func waitForDemand() async -> Bool {
-        await withUnsafeContinuation { (continuation: MergeStateMachine<Element>.Upstream) in
-            perform(state.withLock { $0.upstreamWaitsForDemand(continuation) })
+    /// Hands `element` to the consumer or leaves it in the slot, then parks until the consumer
+    /// has it and asks again; `false`: stop pulling.
+    @inlinable
+    func deliver(_ element: Element, from index: Int) async -> Bool {
+        await withUnsafeContinuation { (upstream: MergeStateMachine<Element>.Upstream) in
+            switch state.withLock({ $0.deliver(element, from: index, upstream) }) {
+            case .handOver(let downstream):
+                downstream.resume(returning: element)
+            case .parked:
+                break
+            case .stop:
+                upstream.resume(returning: false)
+            }
         }
     }
 
-    func upstreamProduced(_ element: Element) {
-        perform(state.withLock { $0.upstreamProduced(element) })
-    }
-
+    @inlinable
     func upstreamFinished() {
-        perform(state.withLock { $0.upstreamFinished() })
+        state.withLock { $0.upstreamFinished() }?.resume(returning: nil)
     }
 
+    @inlinable
     func upstreamFailed(_ error: any Error) {
-        perform(state.withLock { $0.upstreamFailed(error) })
+        shutDown(state.withLock { $0.upstreamFailed(error) })
     }
 
-    private func startTask() {
+    @inlinable
+    func startTask() {
         let upstreams = self.upstreams
         let task = Task { [self] in
             await withTaskGroup(of: Void.self) { group in
-                for upstream in upstreams {
-                    group.addTask { await upstream(self) }
+                for (index, upstream) in upstreams.enumerated() {
+                    group.addTask { await upstream(self, index) }
                 }
             }
         }
-        perform(state.withLock { $0.taskStarted(task) })
+        state.withLock { $0.taskStarted(task) }?.cancel()
     }
 
-    private func perform(_ effects: MergeStateMachine<Element>.Effects) {
-        if let (continuation, result) = effects.downstream {
+    @inlinable
+    func shutDown(_ shutdown: MergeStateMachine<Element>.Shutdown) {
+        if let (continuation, result) = shutdown.downstream {
             continuation.resume(with: result)
         }
-        for upstream in effects.resumeUpstreams {
-            upstream.resume(returning: true)
-        }
-        for upstream in effects.stopUpstreams {
+        for upstream in shutdown.stop {
             upstream.resume(returning: false)
         }
-        effects.cancel?.cancel()
+        shutdown.cancel?.cancel()
     }
 
-    /// Drives one upstream sequence: wait for demand, pull one element, report, repeat.
+    /// Drives one upstream sequence: pull, hand over or leave in the slot, wait for demand, repeat.
+    @inlinable
     static func drive<Base: AsyncSequence & Sendable>(
         _ base: Base
     ) -> Upstream where Base.Element == Element {
-        { storage in
+        { storage, index in
             var iterator = base.makeAsyncIterator()
             do {
-                while await storage.waitForDemand() {
-                    guard let element = try await iterator.next() else {
-                        storage.upstreamFinished()
+                while let element = try await iterator.next(isolation: nil) {
+                    guard await storage.deliver(element, from: index) else {
                         return
                     }
-                    storage.upstreamProduced(element)
                 }
+                storage.upstreamFinished()
             } catch {
                 storage.upstreamFailed(error)
             }

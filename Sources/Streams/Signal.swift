@@ -33,7 +33,7 @@ public final class Signal: Sendable {
         var readers: [UInt64: UInt64] = [:]
         /// Readers suspended in `next()`; a fire only touches these.
         var waiting: [UInt64: Continuation] = [:]
-        var nextReaderID: UInt64 = 0
+        var readerIDs = ReaderIDs()
     }
 
     private enum Poll {
@@ -163,8 +163,7 @@ public final class Signal: Sendable {
 
     private func register() -> UInt64 {
         state.withLock { state in
-            let id = state.nextReaderID
-            state.nextReaderID += 1
+            let id = state.readerIDs.take()
             state.readers[id] = state.generation
             return id
         }

@@ -34,7 +34,7 @@ public final class StateBroadcast<Value: Sendable, Failure: Error>: Sendable {
         @usableFromInline var version: UInt64 = 1
         @usableFromInline var completion: Result<Void, Failure>?
         @usableFromInline var readers: [UInt64: Reader] = [:]
-        @usableFromInline var nextReaderID: UInt64 = 0
+        @usableFromInline var readerIDs = ReaderIDs()
         /// Combined readers waiting for the next change (see `watch(_:after:waker:when:)`).
         @usableFromInline var watchers: [UInt64: Watcher] = [:]
 
@@ -224,8 +224,7 @@ public final class StateBroadcast<Value: Sendable, Failure: Error>: Sendable {
     @usableFromInline
     func register() -> UInt64 {
         state.withLock { state in
-            let id = state.nextReaderID
-            state.nextReaderID += 1
+            let id = state.readerIDs.take()
             let seen = state.completion == nil ? state.version - 1 : state.version
             state.readers[id] = Reader(seenVersion: seen, continuation: nil)
             return id

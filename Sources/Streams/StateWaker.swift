@@ -33,7 +33,7 @@ final class StateWaker: Sendable {
 
     /// Waits for a `fire()`; `arm` runs once the wait is registered (it may fire at once).
     @usableFromInline
-    func wait(then arm: () -> Void) async {
+    func wait(isolation actor: isolated (any Actor)? = #isolation, then arm: () -> Void) async {
         await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
                 let resumeNow = state.withLock { state -> Bool in

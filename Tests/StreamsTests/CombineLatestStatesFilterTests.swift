@@ -10,15 +10,14 @@ struct CombineLatestStatesFilterTests {
         "a change of the first that does not matter leaves the reader waiting; one that does wakes it with the newest values"
     )
     func onlyChangesThatMatterWake() async throws {
-        let numbers = StateBroadcast<Int, Never>(0)
-        let words = StateBroadcast<String, Never>("a")
+        let (numbers, words) = numbersAndWords()
         let asked = Mutex<[Int]>([])
         let combined = combineLatest(numbers, words) { value in
             asked.withLock { $0.append(value) }
             return value % 10 == 0
         }
         let reading = secondElement(of: combined)
-        try await withTimeout { while numbers.watcherCount == 0 { await Task.yield() } }
+        try await waitUntilWatched(numbers)
         numbers.send(1)
         numbers.send(2)
         // Still waiting: neither change mattered, so its request stands.
@@ -31,11 +30,10 @@ struct CombineLatestStatesFilterTests {
 
     @Test("skipped changes are read when the second holder wakes the reader")
     func skippedChangesAreReadLater() async throws {
-        let numbers = StateBroadcast<Int, Never>(0)
-        let words = StateBroadcast<String, Never>("a")
+        let (numbers, words) = numbersAndWords()
         let combined = combineLatest(numbers, words, firstMatters: { _ in false })
         let reading = secondElement(of: combined)
-        try await withTimeout { while numbers.watcherCount == 0 { await Task.yield() } }
+        try await waitUntilWatched(numbers)
         numbers.send(7)
         words.send("b")
         let woken = try await withTimeout { await reading.value }
@@ -44,8 +42,7 @@ struct CombineLatestStatesFilterTests {
 
     @Test("a change made between two reads wakes the reader whatever the filter says")
     func changeBeforeWatchingWakes() async {
-        let numbers = StateBroadcast<Int, Never>(0)
-        let words = StateBroadcast<String, Never>("a")
+        let (numbers, words) = numbersAndWords()
         var reader = combineLatest(numbers, words, firstMatters: { _ in false }).makeAsyncIterator()
         _ = await reader.next()
         numbers.send(3)
@@ -55,11 +52,10 @@ struct CombineLatestStatesFilterTests {
 
     @Test("finishing both holders ends a reader the filter kept waiting, and releases its requests")
     func finishingWakes() async throws {
-        let numbers = StateBroadcast<Int, Never>(0)
-        let words = StateBroadcast<String, Never>("a")
+        let (numbers, words) = numbersAndWords()
         let combined = combineLatest(numbers, words, firstMatters: { _ in false })
         let reading = secondElement(of: combined)
-        try await withTimeout { while numbers.watcherCount == 0 { await Task.yield() } }
+        try await waitUntilWatched(numbers)
         numbers.finish()
         words.finish()
         let ended = try await withTimeout { await reading.value }

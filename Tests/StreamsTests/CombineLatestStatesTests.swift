@@ -22,8 +22,7 @@ struct CombineLatestStatesTests {
 
     @Test("a slow reader skips to the newest combination")
     func slowReaderSkips() async {
-        let numbers = StateBroadcast<Int, Never>(0)
-        let words = StateBroadcast<String, Never>("a")
+        let (numbers, words) = numbersAndWords()
         var reader = combineLatest(numbers, words).makeAsyncIterator()
         _ = await reader.next()
         for value in 1...5 { numbers.send(value) }
@@ -36,8 +35,7 @@ struct CombineLatestStatesTests {
         "a reader settles only when asked: with settleYields it reads a burst of waiting writers as one combination, without it one per step",
         arguments: [0, 64])
     func settleIsTheCallersChoice(_ yields: Int) async throws {
-        let numbers = StateBroadcast<Int, Never>(0)
-        let words = StateBroadcast<String, Never>("a")
+        let (numbers, words) = numbersAndWords()
         // One thread, jobs in order: the writers' second steps wait behind the reader's wake.
         let combinations = try await withTimeout {
             await withTaskExecutorPreference(OneThreadExecutor()) {
@@ -69,10 +67,9 @@ struct CombineLatestStatesTests {
 
     @Test("a reader waiting for a change is woken by either holder")
     func waitingReaderWakes() async throws {
-        let numbers = StateBroadcast<Int, Never>(0)
-        let words = StateBroadcast<String, Never>("a")
+        let (numbers, words) = numbersAndWords()
         let reading = secondElement(of: combineLatest(numbers, words))
-        try await withTimeout { while words.watcherCount == 0 { await Task.yield() } }
+        try await waitUntilWatched(words)
         words.send("b")
         let woken = try await withTimeout { await reading.value }
         #expect(woken?.0 == 0 && woken?.1 == "b")
@@ -80,8 +77,7 @@ struct CombineLatestStatesTests {
 
     @Test("it finishes once both holders have finished, after their final values")
     func finishesWithBoth() async {
-        let numbers = StateBroadcast<Int, Never>(0)
-        let words = StateBroadcast<String, Never>("a")
+        let (numbers, words) = numbersAndWords()
         var reader = combineLatest(numbers, words).makeAsyncIterator()
         _ = await reader.next()
         numbers.send(1)
@@ -97,10 +93,9 @@ struct CombineLatestStatesTests {
 
     @Test("a cancelled reader returns nil and its requests to the holders are released")
     func cancellationReleasesWatchers() async throws {
-        let numbers = StateBroadcast<Int, Never>(0)
-        let words = StateBroadcast<String, Never>("a")
+        let (numbers, words) = numbersAndWords()
         let reading = secondElement(of: combineLatest(numbers, words))
-        try await withTimeout { while numbers.watcherCount == 0 { await Task.yield() } }
+        try await waitUntilWatched(numbers)
         reading.cancel()
         let ended = try await withTimeout { await reading.value }
         #expect(ended == nil)

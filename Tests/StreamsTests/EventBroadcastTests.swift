@@ -79,33 +79,10 @@ import Testing
         let events = EventBroadcast<Int, any Error>()
         let readerCount = 100
         let eventCount = 1_000
-        let subscribed = Countdown(readerCount)
         let results = try await withTimeout(manyHopsLimit) {
-            try await withThrowingTaskGroup(of: [Int].self) { group in
-                for _ in 0..<readerCount {
-                    group.addTask {
-                        var iterator = events.events().makeAsyncIterator()
-                        subscribed.arrive()
-                        var received: [Int] = []
-                        while let value = try await iterator.next() {
-                            received.append(value)
-                        }
-                        return received
-                    }
-                }
-                await subscribed.wait()
-                for value in 0..<eventCount {
-                    events.send(value)
-                    if value % 100 == 0 {
-                        await Task.yield()
-                    }
-                }
+            try await readConcurrently(events.events(), readers: readerCount, readFirst: false) {
+                await sendPaced(0..<eventCount, batch: 100) { events.send($0) }
                 events.finish()
-                var results: [[Int]] = []
-                for try await received in group {
-                    results.append(received)
-                }
-                return results
             }
         }
         #expect(results.count == readerCount)
@@ -128,12 +105,7 @@ import Testing
         try await withTimeout {
             await subscribed.wait()
             #expect(events.readerCount == 10)
-            for reader in readers {
-                reader.cancel()
-            }
-            for reader in readers {
-                await reader.value
-            }
+            await cancelAndWait(readers)
         }
         #expect(events.readerCount == 0)
     }

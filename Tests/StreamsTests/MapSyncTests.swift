@@ -54,20 +54,11 @@ import Testing
     @Test func endsWhenTheConsumerIsCancelled() async throws {
         let live = LiveCounter()
         let upstream = ScriptedSequence([1], end: .hang, live: live)
-        let started = Countdown(1)
-        let consumer = Task {
-            var count = 0
-            for try await _ in upstream.mapSync({ $0 }) {
-                count += 1
-                started.arrive()
-            }
-            return count
-        }
         try await withTimeout {
-            await started.wait()
+            let consumer = await reader(of: upstream.mapSync({ $0 }), after: 1)
             consumer.cancel()
-            let count = try await consumer.value
-            #expect(count == 1)
+            let received = try await consumer.value
+            #expect(received == [1])
             await live.waitUntilZero()
         }
     }

@@ -99,20 +99,11 @@ import Testing
             sum += next
             return sum
         }
-        let started = Countdown(1)
-        let consumer = Task {
-            var outputs: [Int] = []
-            for try await output in sums {
-                outputs.append(output)
-                started.arrive()
-            }
-            return outputs
-        }
         try await withTimeout {
-            await started.wait()
+            let consumer = await reader(of: sums, after: 1)
             consumer.cancel()
-            let outputs = try await consumer.value
-            #expect(outputs == [11])
+            let received = try await consumer.value
+            #expect(received == [11])
             await live.waitUntilZero()
         }
     }

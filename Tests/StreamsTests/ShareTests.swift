@@ -194,20 +194,11 @@ private struct RunNumbers: AsyncSequence, Sendable {
     @Test func closeEndsReadersAndAwaitsTheUpstream() async throws {
         let live = LiveCounter()
         let shared = ScriptedSequence([1], end: .hang, live: live).share()
-        let started = Countdown(1)
-        let reader = Task {
-            var received: [Int] = []
-            for try await value in shared {
-                received.append(value)
-                started.arrive()
-            }
-            return received
-        }
         try await withTimeout {
-            await started.wait()
+            let started = await reader(of: shared, after: 1)
             await shared.close()
             #expect(live.count == 0 && !shared.isRunning)
-            let received = try await reader.value
+            let received = try await started.value
             #expect(received == [1])
         }
         var late = shared.makeAsyncIterator()
@@ -219,36 +210,10 @@ private struct RunNumbers: AsyncSequence, Sendable {
         let source = StateBroadcast<Int, Never>(0)
         let shared = source.values().share()
         let readerCount = 20
-        let ready = Countdown(readerCount)
         let results = try await withTimeout(manyHopsLimit) {
-            await withTaskGroup(of: [Int].self) { group in
-                for _ in 0..<readerCount {
-                    group.addTask {
-                        var received: [Int] = []
-                        var iterator = shared.makeAsyncIterator()
-                        if let first = await iterator.next() {
-                            received.append(first)
-                        }
-                        ready.arrive()
-                        while let value = await iterator.next() {
-                            received.append(value)
-                        }
-                        return received
-                    }
-                }
-                await ready.wait()
-                for value in 1...500 {
-                    source.send(value)
-                    if value % 50 == 0 {
-                        await Task.yield()
-                    }
-                }
+            try await readConcurrently(shared, readers: readerCount, readFirst: true) {
+                await sendPaced(1...500, batch: 50) { source.send($0) }
                 source.finish()
-                var results: [[Int]] = []
-                for await received in group {
-                    results.append(received)
-                }
-                return results
             }
         }
         #expect(results.count == readerCount)

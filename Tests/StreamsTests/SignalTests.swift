@@ -135,12 +135,7 @@ import Testing
         try await withTimeout {
             await subscribed.wait()
             #expect(signal.readerCount == 2)
-            for reader in readers {
-                reader.cancel()
-            }
-            for reader in readers {
-                await reader.value
-            }
+            await cancelAndWait(readers)
         }
         #expect(signal.readerCount == 0)
     }

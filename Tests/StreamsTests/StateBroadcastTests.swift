@@ -105,36 +105,10 @@ private actor Publisher {
     @Test func hundredConcurrentReadersSeeCurrentFirstAndFinalLast() async throws {
         let state = StateBroadcast<Int, any Error>(0)
         let readerCount = 100
-        let ready = Countdown(readerCount)
         let results = try await withTimeout(manyHopsLimit) {
-            try await withThrowingTaskGroup(of: [Int].self) { group in
-                for _ in 0..<readerCount {
-                    group.addTask {
-                        var received: [Int] = []
-                        var iterator = state.values().makeAsyncIterator()
-                        if let first = try await iterator.next() {
-                            received.append(first)
-                        }
-                        ready.arrive()
-                        while let value = try await iterator.next() {
-                            received.append(value)
-                        }
-                        return received
-                    }
-                }
-                await ready.wait()
-                for value in 1...1_000 {
-                    state.send(value)
-                    if value % 100 == 0 {
-                        await Task.yield()
-                    }
-                }
+            try await readConcurrently(state.values(), readers: readerCount, readFirst: true) {
+                await sendPaced(1...1_000, batch: 100) { state.send($0) }
                 state.finish()
-                var results: [[Int]] = []
-                for try await received in group {
-                    results.append(received)
-                }
-                return results
             }
         }
         #expect(results.count == readerCount)
@@ -159,12 +133,7 @@ private actor Publisher {
         try await withTimeout {
             await ready.wait()
             #expect(state.readerCount == 10)
-            for reader in readers {
-                reader.cancel()
-            }
-            for reader in readers {
-                await reader.value
-            }
+            await cancelAndWait(readers)
         }
         #expect(state.readerCount == 0)
     }

@@ -1,39 +1,19 @@
-import Synchronization
-
-/// Lets tasks wait until a number of participants have arrived.
+/// Lets tasks wait until a number of participants have arrived; arrivals past the count are
+/// fine. It is a `LiveCounter` started at the count, each arrival one iterator going away.
 final class Countdown: Sendable {
-    private let state: Mutex<(remaining: Int, waiters: [CheckedContinuation<Void, Never>])>
+    private let remaining = LiveCounter()
 
     init(_ count: Int) {
-        state = Mutex((count, []))
+        for _ in 0..<count {
+            remaining.increment()
+        }
     }
 
     func arrive() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.remaining -= 1
-            guard state.remaining == 0 else {
-                return []
-            }
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters {
-            waiter.resume()
-        }
+        remaining.decrement()
     }
 
     func wait() async {
-        await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> Bool in
-                if state.remaining <= 0 {
-                    return true
-                }
-                state.waiters.append(continuation)
-                return false
-            }
-            if ready {
-                continuation.resume()
-            }
-        }
+        await remaining.waitUntilZero()
     }
 }

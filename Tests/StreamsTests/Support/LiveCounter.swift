@@ -24,7 +24,7 @@ final class LiveCounter: Sendable {
     func decrement() {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.count -= 1
-            guard state.count == 0 else {
+            guard state.count <= 0 else {
                 return []
             }
             defer { state.waiters = [] }
@@ -35,11 +35,12 @@ final class LiveCounter: Sendable {
         }
     }
 
-    /// Returns once no iterator is alive (immediately if none is).
+    /// Returns once no iterator is alive (immediately if none is); a count below zero, as a
+    /// `Countdown` with more arrivals than its count has, counts as none.
     func waitUntilZero() async {
         await withCheckedContinuation { continuation in
             let ready = state.withLock { state -> Bool in
-                if state.count == 0 {
+                if state.count <= 0 {
                     return true
                 }
                 state.waiters.append(continuation)
