@@ -10,16 +10,19 @@ import Testing
 struct GatewayServerRowsTests {
     static let alice = GatewayEndToEndTests.alice
 
-    /// A channel as an app decodes it: the server makes `id` and `created_at`.
+    /// A channel as an app decodes it: the server makes `id` and `created_at`. The app names no
+    /// keys; its decoder converts the columns' snake case.
     struct Channel: Decodable, Equatable {
         let id: UUID
         let name: String
         let createdAt: Date
+    }
 
-        enum CodingKeys: String, CodingKey {
-            case id, name
-            case createdAt = "created_at"
-        }
+    /// The app's decoder: the library's, reading `created_at` as `createdAt`.
+    static func snakeCaseDecoder() -> JSONDecoder {
+        let decoder = Configuration.defaultDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return decoder
     }
 
     private static let schema = [
@@ -47,13 +50,14 @@ struct GatewayServerRowsTests {
             let sent = try await client.from("channels").insert(["name": "general"] as Row).execute()
             #expect(!sent.isQueued && sent.rows.isEmpty, "the app asked for no rows")
             let shown = try await firstSnapshot(of: list) { $0.result?.rows.count == 1 }
-            let channels = try #require(try shown.result?.decode([Channel].self))
+            let channels = try #require(
+                try shown.result?.decode([Channel].self, decoder: Self.snakeCaseDecoder()))
             let held = try database.admin.execute("SELECT id::text FROM public.channels")
             #expect(channels.map { $0.id.uuidString.lowercased() } == held.map { $0[0] })
 
             await client.disableNetwork()
             let offline = try await firstSnapshot(of: list) { $0.refresh == .paused }
-            #expect(try offline.result?.decode([Channel].self) == channels)
+            #expect(try offline.result?.decode([Channel].self, decoder: Self.snakeCaseDecoder()) == channels)
         }
     }
 

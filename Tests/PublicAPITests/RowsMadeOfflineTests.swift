@@ -16,15 +16,26 @@ func readmeTableSettings(_ configuration: inout Configuration) {
 /// reads a row written offline.
 @Suite("Rows made offline, public API only")
 struct RowsMadeOfflineTests {
-    /// A channel whose `id` and `created_at` the server makes.
+    /// A channel whose `id` and `created_at` the server makes, decoded by hand as some apps do
+    /// (keys named where they are read).
     struct Channel: Decodable, Equatable {
         let id: UUID
         let name: String
         let createdAt: Date
 
-        enum CodingKeys: String, CodingKey {
-            case id, name
-            case createdAt = "created_at"
+        private struct Key: CodingKey {
+            let stringValue: String
+            var intValue: Int? { nil }
+            init(_ name: String) { stringValue = name }
+            init?(stringValue: String) { self.init(stringValue) }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let row = try decoder.container(keyedBy: Key.self)
+            id = try row.decode(UUID.self, forKey: Key("id"))
+            name = try row.decode(String.self, forKey: Key("name"))
+            createdAt = try row.decode(Date.self, forKey: Key("created_at"))
         }
     }
 
