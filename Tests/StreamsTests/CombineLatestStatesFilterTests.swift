@@ -10,14 +10,13 @@ struct CombineLatestStatesFilterTests {
         "a change of the first that does not matter leaves the reader waiting; one that does wakes it with the newest values"
     )
     func onlyChangesThatMatterWake() async throws {
-        let (numbers, words) = numbersAndWords()
         let asked = Mutex<[Int]>([])
-        let combined = combineLatest(numbers, words) { value in
-            asked.withLock { $0.append(value) }
-            return value % 10 == 0
+        let (numbers, _, reading) = try await waitingCombinedReader { numbers, words in
+            combineLatest(numbers, words) { value in
+                asked.withLock { $0.append(value) }
+                return value % 10 == 0
+            }
         }
-        let reading = secondElement(of: combined)
-        try await waitUntilWatched(numbers)
         numbers.send(1)
         numbers.send(2)
         // Still waiting: neither change mattered, so its request stands.
@@ -30,10 +29,9 @@ struct CombineLatestStatesFilterTests {
 
     @Test("skipped changes are read when the second holder wakes the reader")
     func skippedChangesAreReadLater() async throws {
-        let (numbers, words) = numbersAndWords()
-        let combined = combineLatest(numbers, words, firstMatters: { _ in false })
-        let reading = secondElement(of: combined)
-        try await waitUntilWatched(numbers)
+        let (numbers, words, reading) = try await waitingCombinedReader {
+            combineLatest($0, $1, firstMatters: { _ in false })
+        }
         numbers.send(7)
         words.send("b")
         let woken = try await withTimeout { await reading.value }
@@ -43,8 +41,7 @@ struct CombineLatestStatesFilterTests {
     @Test("a change made between two reads wakes the reader whatever the filter says")
     func changeBeforeWatchingWakes() async {
         let (numbers, words) = numbersAndWords()
-        var reader = combineLatest(numbers, words, firstMatters: { _ in false }).makeAsyncIterator()
-        _ = await reader.next()
+        var reader = await readerPastFirst(combineLatest(numbers, words, firstMatters: { _ in false }))
         numbers.send(3)
         let next = await reader.next()
         #expect(next?.0 == 3)
@@ -52,10 +49,9 @@ struct CombineLatestStatesFilterTests {
 
     @Test("finishing both holders ends a reader the filter kept waiting, and releases its requests")
     func finishingWakes() async throws {
-        let (numbers, words) = numbersAndWords()
-        let combined = combineLatest(numbers, words, firstMatters: { _ in false })
-        let reading = secondElement(of: combined)
-        try await waitUntilWatched(numbers)
+        let (numbers, words, reading) = try await waitingCombinedReader {
+            combineLatest($0, $1, firstMatters: { _ in false })
+        }
         numbers.finish()
         words.finish()
         let ended = try await withTimeout { await reading.value }

@@ -23,8 +23,7 @@ struct CombineLatestStatesTests {
     @Test("a slow reader skips to the newest combination")
     func slowReaderSkips() async {
         let (numbers, words) = numbersAndWords()
-        var reader = combineLatest(numbers, words).makeAsyncIterator()
-        _ = await reader.next()
+        var reader = await readerPastFirst(combineLatest(numbers, words))
         for value in 1...5 { numbers.send(value) }
         words.send("z")
         let next = await reader.next()
@@ -78,8 +77,7 @@ struct CombineLatestStatesTests {
     @Test("it finishes once both holders have finished, after their final values")
     func finishesWithBoth() async {
         let (numbers, words) = numbersAndWords()
-        var reader = combineLatest(numbers, words).makeAsyncIterator()
-        _ = await reader.next()
+        var reader = await readerPastFirst(combineLatest(numbers, words))
         numbers.send(1)
         numbers.finish()
         let afterFirstEnded = await reader.next()

@@ -27,16 +27,8 @@ import Testing
     }
 
     @Test func rethrowsTheBaseTypedError() async {
-        var received: [Int] = []
-        do throws(TestError) {
-            for try await value in ScriptedSequence([1, 1, 2], end: .fail(TestError(code: 3))).distinct() {
-                received.append(value)
-            }
-            Issue.record("expected an error")
-        } catch {
-            #expect(error == TestError(code: 3))
-        }
-        #expect(received == [1, 2])
+        let failing = ScriptedSequence([1, 1, 2], end: .fail(TestError(code: 3)))
+        await expectElements([1, 2], thenFailure: TestError(code: 3), reading: failing.distinct())
     }
 
     @Test func composesWithMapSync() async throws {

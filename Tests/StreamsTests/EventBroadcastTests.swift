@@ -48,16 +48,7 @@ import Testing
         events.send(1)
         events.send(2)
         events.finish(throwing: TestError(code: 6))
-        var received: [Int] = []
-        do throws(TestError) {
-            while let value = try await iterator.next() {
-                received.append(value)
-            }
-            Issue.record("expected an error")
-        } catch {
-            #expect(error == TestError(code: 6))
-        }
-        #expect(received == [1, 2])
+        await expectElements([1, 2], thenFailure: TestError(code: 6), reading: &iterator)
     }
 
     @Test func readerCreatedAfterFinishCompletesOrThrowsImmediately() async throws {
@@ -102,12 +93,7 @@ import Testing
                 while await iterator.next() != nil {}
             }
         }
-        try await withTimeout {
-            await subscribed.wait()
-            #expect(events.readerCount == 10)
-            await cancelAndWait(readers)
-        }
-        #expect(events.readerCount == 0)
+        try await expectReadersCancelled(readers, once: subscribed) { events.readerCount }
     }
 
     @Test func droppedIteratorIsRemoved() {

@@ -18,17 +18,8 @@ import Testing
     }
 
     @Test func rethrowsTheBaseTypedError() async {
-        var received: [Int] = []
-        do throws(TestError) {
-            let failing = ScriptedSequence([1, 2], end: .fail(TestError(code: 7)))
-            for try await value in failing.mapSync({ $0 + 1 }) {
-                received.append(value)
-            }
-            Issue.record("expected an error")
-        } catch {
-            #expect(error == TestError(code: 7))
-        }
-        #expect(received == [2, 3])
+        let failing = ScriptedSequence([1, 2], end: .fail(TestError(code: 7)))
+        await expectElements([2, 3], thenFailure: TestError(code: 7), reading: failing.mapSync { $0 + 1 })
     }
 
     @Test func nonThrowingBaseNeedsNoTry() async {

@@ -46,20 +46,11 @@ import Testing
     }
 
     @Test func rethrowsTheBaseTypedErrorAfterTheOutputs() async {
-        var received: [Int] = []
-        do throws(TestError) {
-            let counts = ScriptedSequence([1, 2], end: .fail(TestError(code: 4))).scan(0) { count, _ in
-                count += 1
-                return count
-            }
-            for try await value in counts {
-                received.append(value)
-            }
-            Issue.record("expected an error")
-        } catch {
-            #expect(error == TestError(code: 4))
+        let counts = ScriptedSequence([1, 2], end: .fail(TestError(code: 4))).scan(0) { count, _ in
+            count += 1
+            return count
         }
-        #expect(received == [1, 2])
+        await expectElements([1, 2], thenFailure: TestError(code: 4), reading: counts)
     }
 
     @Test func nonThrowingBaseNeedsNoTryAndIsSendable() async {

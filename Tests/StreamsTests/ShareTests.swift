@@ -209,19 +209,8 @@ private struct RunNumbers: AsyncSequence, Sendable {
     @Test func manyConcurrentReadersSeeTheCurrentValueFirstAndTheFinalValueLast() async throws {
         let source = StateBroadcast<Int, Never>(0)
         let shared = source.values().share()
-        let readerCount = 20
-        let results = try await withTimeout(manyHopsLimit) {
-            try await readConcurrently(shared, readers: readerCount, readFirst: true) {
-                await sendPaced(1...500, batch: 50) { source.send($0) }
-                source.finish()
-            }
-        }
-        #expect(results.count == readerCount)
-        for received in results {
-            #expect(received.first == 0)
-            #expect(received.last == 500)
-            #expect(zip(received, received.dropFirst()).allSatisfy { $0 < $1 }, "out of order: \(received)")
-        }
+        try await expectCurrentFirstFinalLast(
+            shared, readers: 20, last: 500, batch: 50, send: { source.send($0) }, finish: { source.finish() })
         #expect(shared.readerCount == 0 && !shared.isRunning)
     }
 

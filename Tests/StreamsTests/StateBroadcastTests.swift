@@ -104,19 +104,9 @@ private actor Publisher {
 
     @Test func hundredConcurrentReadersSeeCurrentFirstAndFinalLast() async throws {
         let state = StateBroadcast<Int, any Error>(0)
-        let readerCount = 100
-        let results = try await withTimeout(manyHopsLimit) {
-            try await readConcurrently(state.values(), readers: readerCount, readFirst: true) {
-                await sendPaced(1...1_000, batch: 100) { state.send($0) }
-                state.finish()
-            }
-        }
-        #expect(results.count == readerCount)
-        for received in results {
-            #expect(received.first == 0)
-            #expect(received.last == 1_000)
-            #expect(zip(received, received.dropFirst()).allSatisfy { $0 < $1 }, "out of order: \(received)")
-        }
+        try await expectCurrentFirstFinalLast(
+            state.values(), readers: 100, last: 1_000, batch: 100, send: { state.send($0) },
+            finish: { state.finish() })
         #expect(state.readerCount == 0)
     }
 
