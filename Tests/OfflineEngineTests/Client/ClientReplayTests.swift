@@ -55,9 +55,7 @@ struct ClientReplayTests {
             else { return nil }
             throw TransportError(kind: .connectionLost)
         }
-        await fixture.client.enableNetwork()
-        try await fixture.sleepers(atLeast: 1)
-        fixture.clock.advance(by: .milliseconds(300))
+        try await fixture.reconnectPastFirstRetry()
         _ = try await fixture.probe.writes(atLeast: 2)
         try await fixture.sleepers(atLeast: 1)
         #expect(fixture.clock.sleepLog == [.milliseconds(300), .milliseconds(900)])
@@ -155,9 +153,7 @@ struct ClientReplayTests {
             await server.setRows(await server.rows(of: "tasks") + request.bodyRows, of: "tasks")
             throw TransportError(kind: .connectionLost)
         }
-        await fixture.client.enableNetwork()
-        try await fixture.sleepers(atLeast: 1)
-        fixture.clock.advance(by: .milliseconds(300))
+        try await fixture.reconnectPastFirstRetry()
         _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
         #expect(await fixture.server.rows(of: "tasks") == [["id": 1, "title": "a"]])
         #expect(try await firstValue(of: fixture.client.rejectedMutations()) { _ in true }.isEmpty)

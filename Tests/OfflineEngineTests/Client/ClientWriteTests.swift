@@ -22,12 +22,7 @@ struct ClientWriteTests {
     func queuedWhenDisabledAndDurable() async throws {
         try await withStoreFolder(clientStoreFolder()) { folder in
             let fixture = try await ClientFixture(storage: .directory(folder))
-            await fixture.client.disableNetwork()
-            let result = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute().outcome
-            guard case .queued(let pending) = result else {
-                Issue.record("expected a queued write, got \(result)")
-                return
-            }
+            guard let pending = try await fixture.client.queuedInsertOffline(["id": 1] as Row) else { return }
             #expect(pending.rowIDs == ["1"])
             #expect(fixture.writes.isEmpty)
             await fixture.client.close()
@@ -115,12 +110,7 @@ struct ClientWriteTests {
     func queuedIsDurableOnReturn() async throws {
         try await withStoreFolder(clientStoreFolder()) { folder in
             let fixture = try await ClientFixture(storage: .directory(folder))
-            await fixture.client.disableNetwork()
-            let result = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute().outcome
-            guard case .queued(let pending) = result else {
-                Issue.record("expected a queued write")
-                return
-            }
+            guard let pending = try await fixture.client.queuedInsertOffline(["id": 1] as Row) else { return }
             // The store resumes an append only after its transaction committed; reading back through
             // the same store finds it. (A second store on the folder is refused while the client
             // holds it, so two engines can never replay one queue.)

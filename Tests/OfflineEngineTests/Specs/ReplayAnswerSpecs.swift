@@ -8,9 +8,7 @@ struct ReplayAnswerSpecs {
     static let scenarios: [Scenario] = [
         Scenario(
             "a write whose answer was lost is not applied twice and not reported rejected",
-            steps: Step.queuedOffline(["id": 1, "title": "a"]) + [
-                .answer(.post(), .lost),
-                .networkUp,
+            steps: Step.lostOnReplay(["id": 1, "title": "a"]) + [
                 .advance(.milliseconds(300)),
                 .queue(0),
                 .rejected([]),
@@ -18,9 +16,7 @@ struct ReplayAnswerSpecs {
             ]),
         Scenario(
             "a replayed INSERT that gets 409/23505 after an interrupted attempt is treated as applied",
-            steps: Step.queuedOffline(["id": 1, "title": "a"]) + [
-                .answer(.post(), .lost),
-                .networkUp,
+            steps: Step.lostOnReplay(["id": 1, "title": "a"]) + [
                 .sent(.post(), 1),
                 .advance(.milliseconds(300)),
                 .queue(0),
@@ -38,9 +34,7 @@ struct ReplayAnswerSpecs {
             ]),
         Scenario(
             "an INSERT without its key values whose attempt was interrupted becomes a rejected write that may have been applied",
-            steps: Step.queuedOffline(["title": "no key"]) + [
-                .answer(.post(), .lost),
-                .networkUp,
+            steps: Step.lostOnReplay(["title": "no key"]) + [
                 .advance(.milliseconds(300)),
                 .rejected([RejectedMutation.mayHaveBeenAppliedCode]),
                 .queue(0),
@@ -48,11 +42,7 @@ struct ReplayAnswerSpecs {
             ]),
         Scenario(
             "a 2xx settles a write only when it is PostgREST's answer: an HTML page keeps it queued",
-            steps: Step.replayOfOneInsert(answeredWith: .proxyPage(200)) + [
-                .advance(.milliseconds(300)),
-                .queue(0),
-                .server("tasks", [1]),
-            ]),
+            steps: Step.replayOfOneInsert(answeredWith: .proxyPage(200)) + Step.replayedOnFirstRetry),
         Scenario(
             "an empty body where rows were asked for keeps the write queued",
             steps: [

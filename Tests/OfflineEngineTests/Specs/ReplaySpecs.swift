@@ -9,6 +9,13 @@ struct ReplaySpecs {
         [.networkDown, .insert(["id": 1], ends: .queued), .answer(.post(), answer), .networkUp]
     }
 
+    /// A replayed insert refused with `status` and `code`: rejected with the server's code.
+    static func rejectedOnReplay(_ label: String, _ status: Int, _ code: String) -> Scenario {
+        Scenario(
+            "\(label): the write is rejected with the server's code",
+            steps: replaying(.reject(status, code)) + [.rejected([code]), .queue(0)])
+    }
+
     static let scenarios: [Scenario] = [
         Scenario(
             "the queue replays oldest first, per owner, when the network is up",
@@ -95,18 +102,10 @@ struct ReplaySpecs {
             steps: replaying(.reject(400, "PGRST102")) + [
                 .rejected(["PGRST102"]), .queue(0), .server("tasks", []),
             ]),
-        Scenario(
-            "403/42501 (RLS): the write is rejected with the server's code",
-            steps: replaying(.reject(403, "42501")) + [.rejected(["42501"]), .queue(0)]),
-        Scenario(
-            "404: the write is rejected with the server's code",
-            steps: replaying(.reject(404, "42P01")) + [.rejected(["42P01"]), .queue(0)]),
-        Scenario(
-            "409: the write is rejected with the server's code",
-            steps: replaying(.reject(409, "23503")) + [.rejected(["23503"]), .queue(0)]),
-        Scenario(
-            "422: the write is rejected with the server's code",
-            steps: replaying(.reject(422, "PGRST999")) + [.rejected(["PGRST999"]), .queue(0)]),
+        rejectedOnReplay("403/42501 (RLS)", 403, "42501"),
+        rejectedOnReplay("404", 404, "42P01"),
+        rejectedOnReplay("409", 409, "23503"),
+        rejectedOnReplay("422", 422, "PGRST999"),
         Scenario(
             "a rejected write leaves the overlay",
             tables: SpecRows.one,

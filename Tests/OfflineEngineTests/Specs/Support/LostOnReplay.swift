@@ -1,0 +1,10 @@
+import OfflineEngine
+
+extension Step {
+    /// `rows` inserted into `tasks` while the network is down, then the network back up with the
+    /// replay's first request losing its answer (the server applied it).
+    static func lostOnReplay(_ rows: Row...) -> [Step] {
+        [.networkDown, .write(SpecWrite(kind: .insert, table: "tasks", rows: rows), ends: .queued)]
+            + [.answer(.post(), .lost), .networkUp]
+    }
+}
