@@ -8,21 +8,10 @@ struct ReplayAnswerSpecs {
     static let scenarios: [Scenario] = [
         Scenario(
             "a write whose answer was lost is not applied twice and not reported rejected",
-            steps: Step.lostOnReplay(["id": 1, "title": "a"]) + [
-                .advance(.milliseconds(300)),
-                .queue(0),
-                .rejected([]),
-                .server("tasks", [1]),
-            ]),
+            steps: Step.lostOnReplay(["id": 1, "title": "a"]) + Step.appliedOnceOnRetry),
         Scenario(
             "a replayed INSERT that gets 409/23505 after an interrupted attempt is treated as applied",
-            steps: Step.lostOnReplay(["id": 1, "title": "a"]) + [
-                .sent(.post(), 1),
-                .advance(.milliseconds(300)),
-                .queue(0),
-                .rejected([]),
-                .server("tasks", [1]),
-            ]),
+            steps: Step.lostOnReplay(["id": 1, "title": "a"]) + [.sent(.post(), 1)] + Step.appliedOnceOnRetry),
         Scenario(
             "the first send counts as an attempt when it was immediate: a lost immediate insert is not applied twice",
             steps: [
