@@ -86,8 +86,9 @@ struct ClientAnswerTests {
 
     @Test("a lost answer's check compares values with PostgreSQL's typed equality (…Z equals …+00:00)")
     func checkUsesTypedEquality() async throws {
-        let fixture = try await ClientFixture()
-        try await fixture.client.insertOffline(["id": 1, "due": "2024-01-15T12:00:00Z", "n": 1.50])
+        let fixture = try await ClientFixture.withQueuedInsert([
+            "id": 1, "due": "2024-01-15T12:00:00Z", "n": 1.50,
+        ])
         let interrupted = Turns(1)
         fixture.probe.answer { request in
             if request.method == .post, interrupted.take() {
@@ -105,8 +106,7 @@ struct ClientAnswerTests {
 
     @Test("an insert without its key values whose attempt was interrupted is not sent again blindly")
     func keylessInsertIsNotResent() async throws {
-        let fixture = try await ClientFixture()
-        try await fixture.client.insertOffline(["title": "no id"])
+        let fixture = try await ClientFixture.withQueuedInsert(["title": "no id"])
         fixture.applyingFirstInsert { throw TransportError(kind: .connectionLost) }
         try await fixture.reconnectPastFirstRetry()
         let rejected = try await firstValue(of: fixture.client.rejectedMutations()) { !$0.isEmpty }
@@ -120,8 +120,7 @@ struct ClientAnswerTests {
 
     @Test("a replay honours Retry-After only up to 30 s")
     func retryAfterIsCapped() async throws {
-        let fixture = try await ClientFixture()
-        try await fixture.client.insertOffline(["id": 1])
+        let fixture = try await ClientFixture.withQueuedInsert(["id": 1])
         Self.answerFirstPosts(
             1, of: fixture, with: errorResponse(status: 503, code: "PGRST002", retryAfter: 999_999_999))
         await fixture.client.enableNetwork()

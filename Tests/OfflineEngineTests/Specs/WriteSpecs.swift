@@ -22,9 +22,7 @@ struct WriteSpecs {
         Scenario(
             ".offlineFirst: queued while an earlier write of the same owner waits, for any table",
             tables: ["tasks": [], "projects": []],
-            steps: [
-                .networkDown,
-                .write(.insert("projects", ["id": 10]), ends: .queued),
+            steps: Step.projectQueuedOffline + [
                 .answer(.post("projects"), .hang),
                 .networkUp,
                 .sent(.writes, 1),

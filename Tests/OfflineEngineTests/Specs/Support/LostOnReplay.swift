@@ -8,8 +8,8 @@ extension Step {
             + [.answer(.post(), .lost), .networkUp]
     }
 
-    /// After a lost answer, the retry 300 ms on finds the write applied: it leaves the queue,
-    /// is not rejected, and the server holds task 1 once.
+    /// The retry 300 ms on settles the write as applied: it leaves the queue, is not rejected,
+    /// and the server holds task 1 once.
     static let appliedOnceOnRetry: [Step] = [
         .advance(.milliseconds(300)), .queue(0), .rejected([]), .server("tasks", [1]),
     ]
