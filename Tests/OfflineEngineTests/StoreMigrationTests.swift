@@ -115,17 +115,22 @@ struct StoreMigrationTests {
             try raw.run(
                 "INSERT INTO list_usage VALUES ('k', '', 'tasks', ?, 3, 1800000000, 7)",
                 .integer(Int64(1 + rows.count)))
-            try raw.run(
+            // Each write goes in by its id and its stored form.
+            func insert(_ write: Mutation, _ sql: String) throws {
+                try raw.run(sql, .text(write.id.uuidString.lowercased()), .blob(write.persistedData()))
+            }
+            try insert(
+                queued,
                 "INSERT INTO queue (id, owner, schema_name, table_name, operation, payload, created_at, in_flight) "
-                    + "VALUES (?, 'user-1', '', 'tasks', 'insert', ?, 1700000000, 1)",
-                .text(queued.id.uuidString.lowercased()), .blob(queued.persistedData()))
-            try raw.run(
-                "INSERT INTO replay_log (id, schema_name, table_name, payload, tick) VALUES (?, '', 'tasks', ?, 5)",
-                .text(replayed.id.uuidString.lowercased()), .blob(replayed.persistedData()))
-            try raw.run(
+                    + "VALUES (?, 'user-1', '', 'tasks', 'insert', ?, 1700000000, 1)")
+            try insert(
+                replayed,
+                "INSERT INTO replay_log (id, schema_name, table_name, payload, tick) VALUES (?, '', 'tasks', ?, 5)"
+            )
+            try insert(
+                rejected,
                 "INSERT INTO rejected (id, payload, status, code, message, rejected_at) "
-                    + "VALUES (?, ?, 403, '42501', 'denied', 1700000000)",
-                .text(rejected.id.uuidString.lowercased()), .blob(rejected.persistedData()))
+                    + "VALUES (?, ?, 403, '42501', 'denied', 1700000000)")
             try raw.run(
                 "INSERT INTO accepted (id, accepted_at, rows) VALUES (?, 1700000000, ?)",
                 .text(replayed.id.uuidString.lowercased()), .blob(Data(#"[{"id":1}]"#.utf8)))

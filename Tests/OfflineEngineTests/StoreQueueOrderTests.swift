@@ -100,8 +100,7 @@ struct StoreQueueOrderTests {
     @Test("the same write queued twice is refused, and the queue still finds its writes after")
     func duplicateRefused() async throws {
         let store = try Store.open(.inMemory)
-        let write = sampleWrite()
-        let other = sampleWrite()
+        let (write, other) = (sampleWrite(), sampleWrite())
         try await store.queue.enqueue(write)
         await #expect(throws: StoreError.self) { try await store.queue.enqueue(write) }
         try await store.queue.enqueue(other)

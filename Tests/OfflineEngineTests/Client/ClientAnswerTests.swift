@@ -73,9 +73,7 @@ struct ClientAnswerTests {
             }
             return nil
         }
-        await fixture.client.enableNetwork()
-        try await fixture.sleepers(atLeast: 1)
-        fixture.clock.advance(by: .milliseconds(300))
+        try await fixture.reconnectPastFirstRetry()
         // The replay meets its row; the check fails: try again later, not rejected.
         _ = try await fixture.probe.gets(atLeast: 1)
         try await fixture.sleepers(atLeast: 1)
@@ -88,10 +86,9 @@ struct ClientAnswerTests {
 
     @Test("a lost answer's check compares values with PostgreSQL's typed equality (…Z equals …+00:00)")
     func checkUsesTypedEquality() async throws {
-        let fixture = try await ClientFixture()
-        await fixture.client.disableNetwork()
-        let sent: Row = ["id": 1, "due": "2024-01-15T12:00:00Z", "n": 1.50]
-        _ = try await fixture.client.from("tasks").insert(sent).execute()
+        let fixture = try await ClientFixture.withQueuedInsert([
+            "id": 1, "due": "2024-01-15T12:00:00Z", "n": 1.50,
+        ])
         let interrupted = Turns(1)
         fixture.probe.answer { request in
             if request.method == .post, interrupted.take() {
@@ -101,9 +98,7 @@ struct ClientAnswerTests {
             // The row as PostgreSQL renders it back.
             return jsonResponse([["id": 1, "due": "2024-01-15T12:00:00+00:00", "n": 1.5]])
         }
-        await fixture.client.enableNetwork()
-        try await fixture.sleepers(atLeast: 1)
-        fixture.clock.advance(by: .milliseconds(300))
+        try await fixture.reconnectPastFirstRetry()
         _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
         #expect(try await firstValue(of: fixture.client.rejectedMutations()) { _ in true }.isEmpty)
         await fixture.client.close()
@@ -111,12 +106,9 @@ struct ClientAnswerTests {
 
     @Test("an insert without its key values whose attempt was interrupted is not sent again blindly")
     func keylessInsertIsNotResent() async throws {
-        let fixture = try await ClientFixture()
-        try await fixture.client.insertOffline(["title": "no id"])
+        let fixture = try await ClientFixture.withQueuedInsert(["title": "no id"])
         fixture.applyingFirstInsert { throw TransportError(kind: .connectionLost) }
-        await fixture.client.enableNetwork()
-        try await fixture.sleepers(atLeast: 1)
-        fixture.clock.advance(by: .milliseconds(300))
+        try await fixture.reconnectPastFirstRetry()
         let rejected = try await firstValue(of: fixture.client.rejectedMutations()) { !$0.isEmpty }
         #expect(rejected.first?.mayHaveBeenApplied == true)
         #expect(rejected.first?.error.message.contains("may") == true)
@@ -128,8 +120,7 @@ struct ClientAnswerTests {
 
     @Test("a replay honours Retry-After only up to 30 s")
     func retryAfterIsCapped() async throws {
-        let fixture = try await ClientFixture()
-        try await fixture.client.insertOffline(["id": 1])
+        let fixture = try await ClientFixture.withQueuedInsert(["id": 1])
         Self.answerFirstPosts(
             1, of: fixture, with: errorResponse(status: 503, code: "PGRST002", retryAfter: 999_999_999))
         await fixture.client.enableNetwork()

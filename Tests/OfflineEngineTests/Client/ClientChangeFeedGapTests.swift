@@ -10,6 +10,18 @@ import Testing
 struct ClientChangeFeedGapTests {
     private static let rows: [Row] = [["id": 1, "title": "a"], ["id": 2, "title": "b"]]
 
+    /// Runs `body` while following the feed, once a live read of all of `tasks` is idle.
+    private static func followingIdleRead(
+        _ body: (_ fixture: ClientFixture, _ feed: TestFeed, _ read: LiveList) async throws -> Void
+    ) async throws {
+        try await followingTasks(rows) { fixture, feed in
+            let read = LiveList(fixture.client.from("tasks").select())
+            defer { read.stop() }
+            _ = try await read.first { $0.refresh == .idle }
+            try await body(fixture, feed, read)
+        }
+    }
+
     @Test("a change arriving while a GET is in flight still shows after its answer, with no second fetch")
     func changeDuringGet() async throws {
         try await followingTasks(Self.rows) { fixture, feed in
@@ -73,10 +85,7 @@ struct ClientChangeFeedGapTests {
 
     @Test("a change sent before \"subscribed\" is held and laid when it comes, not lost")
     func heldUntilSubscribed() async throws {
-        try await followingTasks(Self.rows) { fixture, feed in
-            let read = LiveList(fixture.client.from("tasks").select())
-            defer { read.stop() }
-            _ = try await read.first { $0.refresh == .idle }
+        try await Self.followingIdleRead { fixture, feed, read in
             await fixture.server.setRows(Self.rows + [["id": 3, "title": "c"]], of: "tasks")
             feed.send(.insert(["id": 3, "title": "c"], into: "tasks"))
             // The fetch that "subscribed" starts is held: the change shows before it answers.
@@ -89,10 +98,7 @@ struct ClientChangeFeedGapTests {
 
     @Test("every \"subscribed\", the first and after a reconnect, fetches the table's live lists again")
     func subscribedFetchesAgain() async throws {
-        try await followingTasks(Self.rows) { fixture, feed in
-            let read = LiveList(fixture.client.from("tasks").select())
-            defer { read.stop() }
-            _ = try await read.first { $0.refresh == .idle }
+        try await Self.followingIdleRead { fixture, feed, read in
             feed.send(.subscribed)
             _ = try await fixture.probe.gets(atLeast: 2)
             // A change made while the feed is down never comes: the reconnect's fetch shows it.

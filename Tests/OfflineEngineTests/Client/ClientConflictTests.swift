@@ -30,9 +30,9 @@ struct ClientConflictTests {
     )
     func replayed() async throws {
         try await withStoreFolder(clientStoreFolder()) { folder in
-            let server = InMemoryPostgREST(tables: ["tasks": [["id": 1, "done": false]]])
-            let first = try await ClientFixture(storage: .directory(folder), server: server)
-            await first.client.disableNetwork()
+            let first = try await ClientFixture.offlineFirstLaunch(
+                in: folder, tables: ["tasks": [["id": 1, "done": false]]])
+            let server = first.server
             try await first.client.from("tasks").update(["done": true] as Row).eq("id", value: 1)
                 .expectingRows()
                 .execute()

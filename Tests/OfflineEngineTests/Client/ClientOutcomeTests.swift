@@ -13,9 +13,9 @@ struct ClientOutcomeTests {
     )
     func acrossRelaunch() async throws {
         try await withStoreFolder(clientStoreFolder()) { folder in
-            let server = InMemoryPostgREST(tables: ["tasks": [["id": 5, "done": false]]])
-            let first = try await ClientFixture(storage: .directory(folder), server: server)
-            await first.client.disableNetwork()
+            let first = try await ClientFixture.offlineFirstLaunch(
+                in: folder, tables: ["tasks": [["id": 5, "done": false]]])
+            let server = first.server
             let ids = try await [
                 first.client.from("tasks").insert(["id": 1] as Row).select().execute(),
                 first.client.from("tasks").insert(["id": 2] as Row).execute(),

@@ -19,9 +19,7 @@ struct ClientRefreshTests {
 
     @Test("a failing refresh retries after 300 ms, 900 ms and 2.4 s and reads Stalled at the fourth failure")
     func stallsAfterFourthFailure() async throws {
-        let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]])
-        fixture.probe.failReads()
-        let read = fixture.client.from("tasks").select()
+        let (fixture, read) = try await ClientFixture.failingTaskRead()
         let stream = read.snapshots()
         let delays: [Duration] = [.milliseconds(300), .milliseconds(900), .milliseconds(2400)]
         for (failures, delay) in delays.enumerated() {
@@ -63,9 +61,8 @@ struct ClientRefreshTests {
 
     @Test("a refresh still gets the transport's retries of a 503 after 1 s, 2 s and 4 s")
     func refreshKeepsStatusRetries() async throws {
-        let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]])
-        fixture.probe.failReads(status: 503, code: "PGRST002")
-        let stream = fixture.client.from("tasks").select().snapshots()
+        let (fixture, read) = try await ClientFixture.failingTaskRead(status: 503, code: "PGRST002")
+        let stream = read.snapshots()
         for (attempt, delay) in [Duration.seconds(1), .seconds(2), .seconds(4)].enumerated() {
             try await fixture.sleepers(atLeast: 1)
             #expect(fixture.gets.count == attempt + 1)
@@ -95,9 +92,8 @@ struct ClientRefreshTests {
 
     @Test("enableNetwork cuts a retry wait short with an attempt at once")
     func enableNetworkCutsWaitShort() async throws {
-        let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]])
-        fixture.probe.failReads()
-        let stream = fixture.client.from("tasks").select().snapshots()
+        let (fixture, read) = try await ClientFixture.failingTaskRead()
+        let stream = read.snapshots()
         try await fixture.sleepers(atLeast: 1)
         #expect(fixture.gets.count == 1)
         fixture.probe.answer(with: nil)

@@ -63,8 +63,7 @@ struct ClientReplayBatchTests {
     @Test("a write of another kind or table between inserts ends the batch: order is never changed")
     func orderIsKept() async throws {
         let fixture = try await Self.offline()
-        try await Self.insert(1, on: fixture)
-        try await Self.insert(2, on: fixture)
+        for id in 1...2 { try await Self.insert(id, on: fixture) }
         _ = try await fixture.client.from("tasks").update(["title": "u"] as Row).eq("id", value: 1).execute()
         try await Self.insert(3, on: fixture)
         try await Self.insert(4, into: "notes", on: fixture)
@@ -226,9 +225,7 @@ struct ClientReplayBatchTests {
             await server.setRows(Array(request.bodyRows.prefix(applied)), of: "tasks")
             throw TransportError(kind: .connectionLost)
         }
-        await fixture.client.enableNetwork()
-        try await fixture.sleepers(atLeast: 1)
-        fixture.clock.advance(by: .milliseconds(300))
+        try await fixture.reconnectPastFirstRetry()
         _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
         #expect(await Self.serverIDs(fixture) == [1, 2, 3, 4])
         // The batch, its resend (refused: rows with its keys are there), and the rest if any.

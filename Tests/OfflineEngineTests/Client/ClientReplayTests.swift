@@ -22,8 +22,7 @@ struct ClientReplayTests {
 
     @Test("a 503 with Retry-After stops the pass; the replay tries again after the server's wait")
     func retryAfterStopsPass() async throws {
-        let fixture = try await ClientFixture()
-        try await fixture.client.insertOffline(["id": 1])
+        let fixture = try await ClientFixture.withQueuedInsert(["id": 1])
         _ = try await fixture.client.from("tasks").insert(["id": 2] as Row).execute()
         let refusals = Turns(1)
         fixture.probe.answer { request in
@@ -46,8 +45,7 @@ struct ClientReplayTests {
 
     @Test("a transport failure stops the pass and the replay retries after 300 ms, then 900 ms")
     func transportFailureRetriesOnSchedule() async throws {
-        let fixture = try await ClientFixture()
-        try await fixture.client.insertOffline(["id": 1])
+        let fixture = try await ClientFixture.withQueuedInsert(["id": 1])
         let failures = Turns(2)
         fixture.probe.answer { request in
             guard request.method == .post,
@@ -55,9 +53,7 @@ struct ClientReplayTests {
             else { return nil }
             throw TransportError(kind: .connectionLost)
         }
-        await fixture.client.enableNetwork()
-        try await fixture.sleepers(atLeast: 1)
-        fixture.clock.advance(by: .milliseconds(300))
+        try await fixture.reconnectPastFirstRetry()
         _ = try await fixture.probe.writes(atLeast: 2)
         try await fixture.sleepers(atLeast: 1)
         #expect(fixture.clock.sleepLog == [.milliseconds(300), .milliseconds(900)])
@@ -70,8 +66,7 @@ struct ClientReplayTests {
 
     @Test("a 401 keeps the write until the session changes, then the replay goes on")
     func unauthorizedWaitsForSession() async throws {
-        let fixture = try await ClientFixture()
-        try await fixture.client.insertOffline(["id": 1])
+        let fixture = try await ClientFixture.withQueuedInsert(["id": 1])
         fixture.probe.answer { request in
             guard request.method == .post, request.authorization == "Bearer token-user-1" else { return nil }
             return errorResponse(status: 401, code: "PGRST301", message: "JWT expired")
@@ -141,8 +136,7 @@ struct ClientReplayTests {
 
     @Test("a replayed insert whose first answer was lost is not applied twice and not reported rejected")
     func lostAnswerInsert() async throws {
-        let fixture = try await ClientFixture()
-        try await fixture.client.insertOffline(["id": 1, "title": "a"])
+        let fixture = try await ClientFixture.withQueuedInsert(["id": 1, "title": "a"])
         let lost = Turns(1)
         let server = fixture.server
         fixture.probe.answer { request in
@@ -155,9 +149,7 @@ struct ClientReplayTests {
             await server.setRows(await server.rows(of: "tasks") + request.bodyRows, of: "tasks")
             throw TransportError(kind: .connectionLost)
         }
-        await fixture.client.enableNetwork()
-        try await fixture.sleepers(atLeast: 1)
-        fixture.clock.advance(by: .milliseconds(300))
+        try await fixture.reconnectPastFirstRetry()
         _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
         #expect(await fixture.server.rows(of: "tasks") == [["id": 1, "title": "a"]])
         #expect(try await firstValue(of: fixture.client.rejectedMutations()) { _ in true }.isEmpty)
@@ -196,8 +188,7 @@ struct ClientReplayTests {
         "a replayed write answered 201 with an HTML page is not settled by it: it is sent again, not rejected"
     )
     func acceptedWithOddBody() async throws {
-        let fixture = try await ClientFixture()
-        try await fixture.client.insertOffline(["id": 1])
+        let fixture = try await ClientFixture.withQueuedInsert(["id": 1])
         let odd = Turns(1)
         fixture.probe.answer { request in
             guard request.method == .post, odd.take()

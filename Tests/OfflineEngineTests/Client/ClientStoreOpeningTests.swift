@@ -17,6 +17,17 @@ struct ClientStoreOpeningTests {
                 clock: ManualClock(), transport: InMemoryPostgREST(tables: ["tasks": []])))
     }
 
+    /// Runs `body` within 30 s on a client made at once on a new store folder, then closes it.
+    private static func withClientMadeAtOnce(
+        _ body: @escaping @Sendable (_ client: OfflineClient) async throws -> Void
+    ) async throws {
+        try await withStoreFolder(clientStoreFolder()) { folder in
+            let client = madeAtOnce(folder)
+            try await withTimeout(30) { try await body(client) }
+            await client.close()
+        }
+    }
+
     /// A folder whose store file is not a store.
     private static func corruptStoreFolder() throws -> URL {
         let folder = clientStoreFolder()
@@ -73,18 +84,14 @@ struct ClientStoreOpeningTests {
 
     @Test("a caller cancelled while the store opens stops waiting; the open goes on for the others")
     func cancelledWaiter() async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
-            let client = Self.madeAtOnce(folder)
-            try await withTimeout(30) {
-                await withTaskGroup(of: Void.self) { group in
-                    group.addTask { _ = try? await client.from("tasks").select().execute() }
-                    group.cancelAll()
-                }
-                try await client.open()
-                let rows = try await client.from("tasks").select().execute().rows
-                #expect(rows.count == 0)
+        try await Self.withClientMadeAtOnce { client in
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { _ = try? await client.from("tasks").select().execute() }
+                group.cancelAll()
             }
-            await client.close()
+            try await client.open()
+            let rows = try await client.from("tasks").select().execute().rows
+            #expect(rows.count == 0)
         }
     }
 
@@ -110,19 +117,15 @@ struct ClientStoreOpeningTests {
 
     @Test("many callers before the open share one store and one engine")
     func oneOpenForMany() async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
-            let client = Self.madeAtOnce(folder)
-            try await withTimeout(30) {
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for _ in 0..<20 {
-                        group.addTask { _ = try await client.from("tasks").select().execute() }
-                    }
-                    try await group.waitForAll()
+        try await Self.withClientMadeAtOnce { client in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<20 {
+                    group.addTask { _ = try await client.from("tasks").select().execute() }
                 }
-                let engine = try await client.openedEngine()
-                #expect(client.engine === engine)
+                try await group.waitForAll()
             }
-            await client.close()
+            let engine = try await client.openedEngine()
+            #expect(client.engine === engine)
         }
     }
 }

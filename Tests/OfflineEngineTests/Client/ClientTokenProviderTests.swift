@@ -19,6 +19,15 @@ struct ClientTokenProviderTests {
         try await ClientFixture(signedInAs: user) { $0.accessToken = script.provider }
     }
 
+    /// An old and a new token of `user-1`, and a client whose provider answers the old one.
+    static func oldThenNew() async throws -> (
+        old: String, new: String, script: TokenScript, fixture: ClientFixture
+    ) {
+        let old = TokenScript.jwt("user-1", tag: "old")
+        let script = TokenScript(then: .token(old))
+        return (old, TokenScript.jwt("user-1", tag: "new"), script, try await fixture(script))
+    }
+
     @Test("it is asked before each request, and its token is what reads and writes carry")
     func askedBeforeEachRequest() async throws {
         let token = TokenScript.jwt("user-1")
@@ -57,10 +66,7 @@ struct ClientTokenProviderTests {
 
     @Test("a 401 asks the provider once more and the request goes again with the new token")
     func refusedThenRetried() async throws {
-        let old = TokenScript.jwt("user-1", tag: "old")
-        let new = TokenScript.jwt("user-1", tag: "new")
-        let script = TokenScript(then: .token(old))
-        let fixture = try await Self.fixture(script)
+        let (old, new, script, fixture) = try await Self.oldThenNew()
         // The server refuses the old token, and from then on the provider has the new one.
         let refuse = Self.refusing(old)
         fixture.probe.answer { request in
@@ -77,10 +83,7 @@ struct ClientTokenProviderTests {
 
     @Test("refused with no other token: the write waits, the session says so, and it goes once a token comes")
     func waitsForToken() async throws {
-        let old = TokenScript.jwt("user-1", tag: "old")
-        let new = TokenScript.jwt("user-1", tag: "new")
-        let script = TokenScript(then: .token(old))
-        let fixture = try await Self.fixture(script)
+        let (old, new, script, fixture) = try await Self.oldThenNew()
         fixture.probe.answer(with: Self.refusing(old))
         let response = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
         #expect(response.isQueued)

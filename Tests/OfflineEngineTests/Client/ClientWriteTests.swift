@@ -6,6 +6,18 @@ import Testing
 
 @Suite("Writes through the client")
 struct ClientWriteTests {
+    /// Runs `body` with a client on a new store folder whose insert of task 1, made with the
+    /// network down, is queued.
+    private static func withQueuedInsertOnDisk(
+        _ body: (_ folder: URL, _ fixture: ClientFixture, _ pending: PendingMutation) async throws -> Void
+    ) async throws {
+        try await withStoreFolder(clientStoreFolder()) { folder in
+            let fixture = try await ClientFixture(storage: .directory(folder))
+            guard let pending = try await fixture.client.queuedInsertOffline(["id": 1] as Row) else { return }
+            try await body(folder, fixture, pending)
+        }
+    }
+
     @Test("an offline-first write is sent at once when online with nothing queued")
     func sentAtOnce() async throws {
         let fixture = try await ClientFixture()
@@ -20,14 +32,7 @@ struct ClientWriteTests {
 
     @Test("a write made while the network is disabled is queued, and survives closing the client")
     func queuedWhenDisabledAndDurable() async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
-            let fixture = try await ClientFixture(storage: .directory(folder))
-            await fixture.client.disableNetwork()
-            let result = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute().outcome
-            guard case .queued(let pending) = result else {
-                Issue.record("expected a queued write, got \(result)")
-                return
-            }
+        try await Self.withQueuedInsertOnDisk { folder, fixture, pending in
             #expect(pending.rowIDs == ["1"])
             #expect(fixture.writes.isEmpty)
             await fixture.client.close()
@@ -113,14 +118,7 @@ struct ClientWriteTests {
 
     @Test("execute of a queued write returns only once the write is on disk")
     func queuedIsDurableOnReturn() async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
-            let fixture = try await ClientFixture(storage: .directory(folder))
-            await fixture.client.disableNetwork()
-            let result = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute().outcome
-            guard case .queued(let pending) = result else {
-                Issue.record("expected a queued write")
-                return
-            }
+        try await Self.withQueuedInsertOnDisk { folder, fixture, pending in
             // The store resumes an append only after its transaction committed; reading back through
             // the same store finds it. (A second store on the folder is refused while the client
             // holds it, so two engines can never replay one queue.)

@@ -12,14 +12,20 @@ struct LiveReadPollingTests {
     private static let milk: Row = ["id": 1, "title": "milk"]
     private static let bread: Row = ["id": 2, "title": "bread"]
 
+    /// A client whose server holds `milk` in `tasks`, and a read of all of `tasks`.
+    private static func milkRead() async throws -> (fixture: ClientFixture, read: ReadQuery) {
+        let fixture = try await ClientFixture(tables: ["tasks": [milk]])
+        return (fixture, fixture.client.from("tasks").select())
+    }
+
     private static func fetched(_ snapshot: QuerySnapshot) -> Bool {
         snapshot.refresh == .idle && !snapshot.isFromCache
     }
 
     @Test("a read asking to be fetched every 30 s shows a row another device added after the tick")
     func polls() async throws {
-        let fixture = try await ClientFixture(tables: ["tasks": [Self.milk]])
-        let read = fixture.client.from("tasks").select().order("id")
+        let (fixture, tasks) = try await Self.milkRead()
+        let read = tasks.order("id")
         let polling = collect(read.snapshots(refreshingEvery: .seconds(30)), into: AsyncLog<QuerySnapshot>())
         _ = try await firstValue(of: read.snapshots(), where: Self.fetched)
         await fixture.server.setRows([Self.milk, Self.bread], of: "tasks")
@@ -34,8 +40,7 @@ struct LiveReadPollingTests {
 
     @Test("a plain live read sets no timer at idle: polling is off by default; asked for, one tick waits")
     func offByDefault() async throws {
-        let fixture = try await ClientFixture(tables: ["tasks": [Self.milk]])
-        let read = fixture.client.from("tasks").select()
+        let (fixture, read) = try await Self.milkRead()
         let plain = collect(read.snapshots(), into: AsyncLog<QuerySnapshot>())
         _ = try await firstValue(of: read.snapshots(), where: Self.fetched)
         #expect(fixture.clock.sleeperCount == 0)
@@ -49,8 +54,7 @@ struct LiveReadPollingTests {
 
     @Test("when its reader stops, the read's ticks stop: no sleeper is left on the clock")
     func ticksEndWithTheReader() async throws {
-        let fixture = try await ClientFixture(tables: ["tasks": [Self.milk]])
-        let read = fixture.client.from("tasks").select()
+        let (fixture, read) = try await Self.milkRead()
         _ = try await firstValue(of: read.snapshots(refreshingEvery: .seconds(5)), where: Self.fetched)
         try await eventually { fixture.clock.sleeperCount == 0 }
         fixture.clock.advance(by: .seconds(60))
@@ -78,8 +82,8 @@ struct LiveReadPollingTests {
         "refreshLiveReads() while a fetch is in flight: the read fetches again after that answer, so it rests only on rows asked for after the call"
     )
     func refreshDuringAFetch() async throws {
-        let fixture = try await ClientFixture(tables: ["tasks": [Self.milk]])
-        let read = fixture.client.from("tasks").select().order("id")
+        let (fixture, tasks) = try await Self.milkRead()
+        let read = tasks.order("id")
         let reader = collect(read.snapshots(), into: AsyncLog<QuerySnapshot>())
         _ = try await firstValue(of: read.snapshots(), where: Self.fetched)
         // The next GET is answered with the rows of when it arrived, held until the app has

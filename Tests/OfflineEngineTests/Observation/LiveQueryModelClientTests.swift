@@ -39,9 +39,7 @@ struct LiveQueryModelClientTests {
 
     @Test("cancelling run() ends the live read: its refresh stops and the registry holds no reader")
     func cancellingRun() async throws {
-        let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]])
-        fixture.probe.failReads()
-        let query = fixture.client.from("tasks").select()
+        let (fixture, query) = try await ClientFixture.failingTaskRead()
         let key = query.query.canonicalKey
         let model = LiveQueryModel(query)
         try await withThrowingDiscardingTaskGroup { group in

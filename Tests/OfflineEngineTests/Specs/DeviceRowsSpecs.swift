@@ -40,9 +40,7 @@ struct DeviceRowsSpecs {
         Scenario(
             "with a key made on the device, a lost answer is settled by reading the key back, not rejected",
             settings: deviceKeys,
-            steps: Step.queuedOffline(["title": "x"]) + [
-                .answer(.post(), .lost),
-                .networkUp,
+            steps: Step.lostOnReplay(["title": "x"]) + [
                 .advance(.milliseconds(300)),
                 .queue(0),
                 .rejected([]),

@@ -45,31 +45,18 @@ struct RefreshScheduleSpecs {
         Scenario(
             "the wait is cut short, with an attempt at once, when enableNetwork() is called",
             tables: SpecRows.one,
-            steps: Step.firstFetchRefused + [
-                .networkUp,
-                .see("all", Shows(ids: [1], refresh: .idle)),
-                .sent(.get(), 2),
-                .sleeps([.milliseconds(300)]),
+            steps: Step.firstFetchRefused + [.networkUp] + Step.fetchedAtOnce + [
+                .sleeps([.milliseconds(300)])
             ]),
         Scenario(
             "the wait is cut short, with an attempt at once, when the network comes back",
             tables: SpecRows.one,
-            steps: Step.firstFetchRefused + [
-                .networkDown,
-                .advance(.milliseconds(300)),
-                .see("all", .paused),
-                .networkUp,
-                .see("all", Shows(ids: [1], refresh: .idle)),
-                .sent(.get(), 2),
-            ]),
+            steps: Step.pausedInRetryWait + [.networkUp] + Step.fetchedAtOnce),
         Scenario(
             "the wait is cut short, with an attempt at once, when a user signs in",
             tables: SpecRows.one,
-            steps: Step.firstFetchRefused + [
-                .signIn("u1"),
-                .see("all", Shows(ids: [1], refresh: .idle)),
-                .sent(.get(), 2),
-                .sleeps([.milliseconds(300)]),
+            steps: Step.firstFetchRefused + [.signIn("u1")] + Step.fetchedAtOnce + [
+                .sleeps([.milliseconds(300)])
             ]),
         Scenario(
             "a refresh turns the transport's retries off for transport failures: a dead network is noticed at once",

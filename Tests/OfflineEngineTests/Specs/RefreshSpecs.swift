@@ -41,15 +41,8 @@ struct RefreshSpecs {
         Scenario(
             "Paused -> Refreshing: the network comes back",
             tables: SpecRows.one,
-            steps: [
-                .networkDown,
-                .live("all", .all), .see("all", .paused),
-                .answer(.get(), .hang),
-                .networkUp,
-                .see("all", .refreshing),
-                .release,
-                .see("all", Shows(ids: [1], refresh: .idle)),
-            ]),
+            steps: [.networkDown, .live("all", .all), .see("all", .paused)]
+                + Step.refreshing(after: .networkUp, then: Shows(ids: [1], refresh: .idle))),
         Scenario(
             "Refreshing -> Stalled: the fourth failure in a row",
             tables: SpecRows.one,
@@ -74,32 +67,18 @@ struct RefreshSpecs {
         Scenario(
             "Refreshing -> Paused: it fails while the network is known down",
             tables: SpecRows.one,
-            steps: Step.firstFetchRefused + [
-                .networkDown,
-                .advance(.milliseconds(300)),
-                .see("all", .paused),
-                .neverSaw("all", .stalled),
-            ]),
+            steps: Step.pausedInRetryWait + [.neverSaw("all", .stalled)]),
         Scenario(
             "Idle -> Refreshing: a write marks the rows stale",
             tables: SpecRows.two,
-            steps: Step.liveAll + [
-                .answer(.get(), .hang),
-                .write(.update("tasks", set: ["title": "x"], where: .gt("id", 1)), ends: .sent),
-                .see("all", .refreshing),
-                .release,
-                .see("all", Shows("title", ["a", "x"], refresh: .idle)),
-            ]),
+            steps: Step.liveAll
+                + Step.refreshing(
+                    after: .write(.update("tasks", set: ["title": "x"], where: .gt("id", 1)), ends: .sent),
+                    then: Shows("title", ["a", "x"], refresh: .idle))),
         Scenario(
             "Idle -> Refreshing: a clear marks the rows stale",
             tables: SpecRows.one,
-            steps: Step.liveAll + [
-                .answer(.get(), .hang),
-                .clear,
-                .see("all", .refreshing),
-                .release,
-                .see("all", Shows(ids: [1], refresh: .idle)),
-            ]),
+            steps: Step.liveAll + Step.refreshing(after: .clear, then: Shows(ids: [1], refresh: .idle))),
         Scenario(
             "Idle -> Refreshing: a new owner marks the rows stale, fetched again with the new token",
             tables: SpecRows.one,

@@ -8,25 +8,10 @@ struct ReplayAnswerSpecs {
     static let scenarios: [Scenario] = [
         Scenario(
             "a write whose answer was lost is not applied twice and not reported rejected",
-            steps: Step.queuedOffline(["id": 1, "title": "a"]) + [
-                .answer(.post(), .lost),
-                .networkUp,
-                .advance(.milliseconds(300)),
-                .queue(0),
-                .rejected([]),
-                .server("tasks", [1]),
-            ]),
+            steps: Step.lostOnReplay(["id": 1, "title": "a"]) + Step.appliedOnceOnRetry),
         Scenario(
             "a replayed INSERT that gets 409/23505 after an interrupted attempt is treated as applied",
-            steps: Step.queuedOffline(["id": 1, "title": "a"]) + [
-                .answer(.post(), .lost),
-                .networkUp,
-                .sent(.post(), 1),
-                .advance(.milliseconds(300)),
-                .queue(0),
-                .rejected([]),
-                .server("tasks", [1]),
-            ]),
+            steps: Step.lostOnReplay(["id": 1, "title": "a"]) + [.sent(.post(), 1)] + Step.appliedOnceOnRetry),
         Scenario(
             "the first send counts as an attempt when it was immediate: a lost immediate insert is not applied twice",
             steps: [
@@ -38,9 +23,7 @@ struct ReplayAnswerSpecs {
             ]),
         Scenario(
             "an INSERT without its key values whose attempt was interrupted becomes a rejected write that may have been applied",
-            steps: Step.queuedOffline(["title": "no key"]) + [
-                .answer(.post(), .lost),
-                .networkUp,
+            steps: Step.lostOnReplay(["title": "no key"]) + [
                 .advance(.milliseconds(300)),
                 .rejected([RejectedMutation.mayHaveBeenAppliedCode]),
                 .queue(0),
@@ -48,11 +31,7 @@ struct ReplayAnswerSpecs {
             ]),
         Scenario(
             "a 2xx settles a write only when it is PostgREST's answer: an HTML page keeps it queued",
-            steps: Step.replayOfOneInsert(answeredWith: .proxyPage(200)) + [
-                .advance(.milliseconds(300)),
-                .queue(0),
-                .server("tasks", [1]),
-            ]),
+            steps: Step.replayOfOneInsert(answeredWith: .proxyPage(200)) + Step.replayedOnFirstRetry),
         Scenario(
             "an empty body where rows were asked for keeps the write queued",
             steps: [

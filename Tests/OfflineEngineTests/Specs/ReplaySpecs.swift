@@ -9,13 +9,26 @@ struct ReplaySpecs {
         [.networkDown, .insert(["id": 1], ends: .queued), .answer(.post(), answer), .networkUp]
     }
 
+    /// A replayed insert refused with `status` and `code`: rejected with the server's code.
+    static func rejectedOnReplay(_ label: String, _ status: Int, _ code: String) -> Scenario {
+        Scenario(
+            "\(label): the write is rejected with the server's code",
+            steps: replaying(.reject(status, code)) + [.rejected([code]), .queue(0)])
+    }
+
+    /// A replayed insert refused with `status` and `code`: the pass stops and the retry 300 ms on
+    /// applies it once.
+    static func triedAgainOnReplay(_ label: String, _ status: Int, _ code: String) -> Scenario {
+        Scenario(
+            "\(label) stops the pass and the write is tried again",
+            steps: replaying(.reject(status, code)) + Step.appliedOnceOnRetry)
+    }
+
     static let scenarios: [Scenario] = [
         Scenario(
             "the queue replays oldest first, per owner, when the network is up",
             tables: ["tasks": [], "projects": []],
-            steps: [
-                .networkDown,
-                .write(.insert("projects", ["id": 10]), ends: .queued),
+            steps: Step.projectQueuedOffline + [
                 .insert(["id": 1, "project": 10], ends: .queued),
                 .write(.delete("projects", where: .eq("id", 10)), ends: .queued),
                 .networkUp,
@@ -52,21 +65,9 @@ struct ReplaySpecs {
                 .sleeps([.milliseconds(300), .milliseconds(900)]),
                 .sent(.post(), 3),
             ]),
-        Scenario(
-            "a 408 stops the pass and the write is tried again",
-            steps: replaying(.reject(408, "57014")) + [
-                .advance(.milliseconds(300)), .queue(0), .rejected([]), .server("tasks", [1]),
-            ]),
-        Scenario(
-            "a 429 stops the pass and the write is tried again",
-            steps: replaying(.reject(429, "PGRST000")) + [
-                .advance(.milliseconds(300)), .queue(0), .rejected([]), .server("tasks", [1]),
-            ]),
-        Scenario(
-            "a 5xx stops the pass and the write is tried again",
-            steps: replaying(.reject(502, "PGRST000")) + [
-                .advance(.milliseconds(300)), .queue(0), .rejected([]), .server("tasks", [1]),
-            ]),
+        triedAgainOnReplay("a 408", 408, "57014"),
+        triedAgainOnReplay("a 429", 429, "PGRST000"),
+        triedAgainOnReplay("a 5xx", 502, "PGRST000"),
         Scenario(
             "a 503 with Retry-After is tried again after the server's wait",
             steps: replaying(.unavailable(retryAfter: 2)) + [
@@ -95,18 +96,10 @@ struct ReplaySpecs {
             steps: replaying(.reject(400, "PGRST102")) + [
                 .rejected(["PGRST102"]), .queue(0), .server("tasks", []),
             ]),
-        Scenario(
-            "403/42501 (RLS): the write is rejected with the server's code",
-            steps: replaying(.reject(403, "42501")) + [.rejected(["42501"]), .queue(0)]),
-        Scenario(
-            "404: the write is rejected with the server's code",
-            steps: replaying(.reject(404, "42P01")) + [.rejected(["42P01"]), .queue(0)]),
-        Scenario(
-            "409: the write is rejected with the server's code",
-            steps: replaying(.reject(409, "23503")) + [.rejected(["23503"]), .queue(0)]),
-        Scenario(
-            "422: the write is rejected with the server's code",
-            steps: replaying(.reject(422, "PGRST999")) + [.rejected(["PGRST999"]), .queue(0)]),
+        rejectedOnReplay("403/42501 (RLS)", 403, "42501"),
+        rejectedOnReplay("404", 404, "42P01"),
+        rejectedOnReplay("409", 409, "23503"),
+        rejectedOnReplay("422", 422, "PGRST999"),
         Scenario(
             "a rejected write leaves the overlay",
             tables: SpecRows.one,

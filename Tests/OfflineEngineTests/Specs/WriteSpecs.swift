@@ -22,9 +22,7 @@ struct WriteSpecs {
         Scenario(
             ".offlineFirst: queued while an earlier write of the same owner waits, for any table",
             tables: ["tasks": [], "projects": []],
-            steps: [
-                .networkDown,
-                .write(.insert("projects", ["id": 10]), ends: .queued),
+            steps: Step.projectQueuedOffline + [
                 .answer(.post("projects"), .hang),
                 .networkUp,
                 .sent(.writes, 1),
@@ -46,25 +44,10 @@ struct WriteSpecs {
             ]),
         Scenario(
             "a transport failure while sending at once queues the write",
-            steps: [
-                .answer(.post(), .transportFailure, times: 2),
-                .insert(["id": 1], ends: .queued),
-                .queue(1),
-                .advance(.milliseconds(300)),
-                .queue(0),
-                .server("tasks", [1]),
-            ]),
+            steps: Step.queuedOnSend(.transportFailure) + Step.replayedOnFirstRetry),
         Scenario(
             "a retryable status while sending at once queues the write",
-            steps: [
-                .answer(.post(), .reject(500, "XX000"), times: 2),
-                .insert(["id": 1], ends: .queued),
-                .queue(1),
-                .rejected([]),
-                .advance(.milliseconds(300)),
-                .queue(0),
-                .server("tasks", [1]),
-            ]),
+            steps: Step.queuedOnSend(.reject(500, "XX000")) + [.rejected([])] + Step.replayedOnFirstRetry),
         Scenario(
             ".onlineOnly: sent at once, never queued",
             steps: [
