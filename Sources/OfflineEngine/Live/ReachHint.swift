@@ -74,11 +74,15 @@ final class ReachHint: Sendable {
             memo.queued = WriteLog()
             memo.queuedKeys = []
         }
-        let added = before.extends(memo.queued) ? before.writes(after: memo.queued) : before.writes
-        if !before.extends(memo.queued) { memo.queuedKeys = [] }
+        let extends = before.extends(memo.queued)
+        let added = extends ? before.writes(after: memo.queued) : before.writes
+        if !extends { memo.queuedKeys = [] }
         memo.queued = before
         for write in added where write.applies(to: facts.owner) {
-            memo.queuedKeys = memo.queuedKeys.flatMap { keys in adding(write, to: keys) }
+            guard memo.queuedKeys != nil, add(write, to: &memo.queuedKeys!) else {
+                memo.queuedKeys = nil
+                return
+            }
         }
     }
 
@@ -88,20 +92,18 @@ final class ReachHint: Sendable {
         var held = Set(entry.list.rows.compactMap(keys.indexKey(of:)))
         let unseen = ReplayLog.unseen(facts.replayed, fetchTick: entry.list.fetchTick)
         for entry in unseen where entry.mutation.applies(to: facts.owner) {
-            guard let more = adding(entry.mutation, to: held) else { return nil }
-            held = more
+            guard add(entry.mutation, to: &held) else { return nil }
         }
         return held
     }
 
-    /// `keys` with those of `write`'s rows; `nil` for an UPDATE (it may move rows in, or change a
-    /// row's key).
-    private func adding(_ write: Mutation, to known: Set<String>) -> Set<String>? {
-        guard write.operation != .update else { return nil }
-        var known = known
+    /// Adds the keys of `write`'s rows to `known`, in place; `false` for an UPDATE (it may move
+    /// rows in, or change a row's key), whose keys cannot be known.
+    private func add(_ write: Mutation, to known: inout Set<String>) -> Bool {
+        guard write.operation != .update else { return false }
         for row in write.rows {
             if let key = keys.indexKey(of: row) { known.insert(key) }
         }
-        return known
+        return true
     }
 }
