@@ -15,6 +15,16 @@ struct RefreshCancellationTests {
         #expect(harness.clock.sleeperCount == 0)
     }
 
+    @Test("stop() ends a running refresh without cancelling its task: its wait ends and it returns")
+    func stopEndsTheRun() async throws {
+        let harness = RefreshHarness.started([.fail(TestFailure(name: "a"))])
+        try await harness.asleep()
+        harness.refresher.stop()
+        try await withTimeout { await harness.returned() }
+        #expect(harness.clock.sleeperCount == 0)
+        await harness.stop()
+    }
+
     @Test("cancelling during an attempt cancels the attempt and returns")
     func cancelDuringAttempt() async throws {
         let harness = try await RefreshHarness.inFirstAttempt()

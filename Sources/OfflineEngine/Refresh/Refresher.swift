@@ -19,6 +19,8 @@ final class Refresher: Sendable {
         case event(RefreshStateMachine.Event)
         case waitElapsed(UInt64)
         case attemptEnded(UInt64, RefreshStateMachine.Event, written: Int?)
+        /// ``stop()`` was called: the loop ends (the merged watchers never end on their own).
+        case stopped
     }
 
     /// The failure recorded when an attempt is skipped because the network is known down.
@@ -83,7 +85,9 @@ final class Refresher: Sendable {
     /// Ends a running ``run()``: its wait and attempt are cancelled and awaited before it
     /// returns.
     func stop() {
-        inbox.withLock { $0 }?.finish()
+        let running = inbox.withLock { $0 }
+        running?.yield(.stopped)
+        running?.finish()
     }
 
     /// Finishes the report streams for good (the client closed).
@@ -124,6 +128,7 @@ final class Refresher: Sendable {
         loop.process(.start(sessionRestoring: restoring))
         // None of the three throws.
         while let signal = try? await received.next() {
+            if case .stopped = signal { break }
             loop.receive(signal)
         }
         // Stop the wait and the attempt.
@@ -173,6 +178,9 @@ final class Refresher: Sendable {
                 if !process(event) {
                     report(refresher.state)
                 }
+            case .stopped:
+                // The run's loop ends before it hands this on.
+                break
             }
         }
 

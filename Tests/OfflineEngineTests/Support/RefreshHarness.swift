@@ -71,6 +71,11 @@ final class RefreshHarness: Sendable {
         task.withLock { $0 = Task { await refresher.run() } }
     }
 
+    /// Waits until the refresh's run returns on its own, without cancelling it.
+    func returned() async {
+        await task.withLock { $0 }?.value
+    }
+
     /// Cancels the refresh and waits until its loop has returned and its reports are logged.
     func stop() async {
         let running = task.withLock { $0 }
