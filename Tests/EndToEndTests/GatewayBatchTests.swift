@@ -83,4 +83,40 @@ struct GatewayBatchTests {
             await client.close()
         }
     }
+
+    @Test(
+        "with tables in flight at once, a todo that overtook its list and met the foreign key goes again after it: nothing rejected"
+    )
+    func foreignKeyOvertaken() async throws {
+        let database = try SupabaseDatabase(laidOutBy: [
+            "CREATE TABLE public.lists (id bigint PRIMARY KEY, name text NOT NULL)",
+            "CREATE TABLE public.todos (id bigint PRIMARY KEY, list_id bigint NOT NULL REFERENCES public.lists)",
+            "GRANT SELECT, INSERT ON public.lists, public.todos TO authenticated",
+        ])
+        let gateway = RecordingTransport(wrapping: try database.gateway())
+        let overtaking = OvertakingTransport(wrapping: gateway, holding: "lists", until: "todos")
+        try await LocalHTTPServer.serving(overtaking) { local in
+            var configuration = Configuration(
+                url: local.baseURL, apiKey: "anon-key", storage: .inMemory, transport: URLSessionTransport())
+            configuration.replayBatching = ReplayBatching(tablesInFlight: 2)
+            let client = try await OfflineClient(configuration: configuration)
+            try await client.signIn(SupabaseDatabase.session(Self.alice))
+            await client.disableNetwork()
+            _ = try await client.from("lists").insert(["id": 1, "name": "groceries"] as Row).execute()
+            for id in [10, 11] {
+                _ = try await client.from("todos").insert(
+                    ["id": .number(JSONNumber(id)), "list_id": 1] as Row
+                )
+                .execute()
+            }
+            await client.enableNetwork()
+            _ = try await first(of: client.pendingMutationCount()) { $0 == 0 }
+            #expect(try await first(of: client.rejectedMutations()) { _ in true }.isEmpty)
+            let todos = try database.admin.execute("SELECT id::text FROM public.todos ORDER BY id")
+            #expect(todos.map { $0[0] } == ["10", "11"])
+            // The todos' batch went before its list was answered (refused, kept), then again.
+            #expect(gateway.requests.filter { $0.url.path.hasSuffix("/todos") }.count == 2)
+            await client.close()
+        }
+    }
 }

@@ -8,8 +8,13 @@
 /// keys (`id=in.(…)`, at most 100). Other updates and deletes, writes that ask for their rows
 /// back or must reach a row, and inserts without their key values go one by one.
 ///
+/// By default one request is in flight at a time, so the server applies the writes in the
+/// queue's order. ``tablesInFlight`` above 1 lets the requests of different tables overlap
+/// (see its documentation for what that changes).
+///
 /// ```swift
 /// configuration.replayBatching = ReplayBatching(maxRows: 100, maxBytes: 256 * 1_024)
+/// configuration.replayBatching = ReplayBatching(tablesInFlight: 4)  // tables overlap
 /// configuration.replayBatching = .off  // one request per write
 /// ```
 public struct ReplayBatching: Sendable, Hashable {
@@ -17,11 +22,25 @@ public struct ReplayBatching: Sendable, Hashable {
     public var maxRows: Int
     /// The most bytes of rows (as JSON) one request carries.
     public var maxBytes: Int
+    /// How many tables' requests may be in flight at once; `1` (the default) sends one request
+    /// at a time, in the queue's order.
+    ///
+    /// Above 1, the writes of each table still go one request after another in queue order (so
+    /// every row's writes keep theirs), but a table's request no longer waits for an earlier
+    /// one of another table to be answered. A request refused while an earlier write of another
+    /// table was still unanswered is not rejected: a row whose foreign key names a row queued
+    /// before it, or a policy that reads another table, may have been refused for that alone.
+    /// It stays queued and goes again once everything before it is settled, and only a refusal
+    /// then rejects it. What still changes is the order in which the server applies writes of
+    /// different tables: triggers, realtime subscribers and other clients may see a table's
+    /// rows before an earlier write of another table.
+    public var tablesInFlight: Int
 
-    /// Limits for one batch: 250 rows and 1 MiB by default.
-    public init(maxRows: Int = 250, maxBytes: Int = 1_048_576) {
+    /// Limits for one batch: 250 rows and 1 MiB by default, one request in flight.
+    public init(maxRows: Int = 250, maxBytes: Int = 1_048_576, tablesInFlight: Int = 1) {
         self.maxRows = maxRows
         self.maxBytes = maxBytes
+        self.tablesInFlight = tablesInFlight
     }
 
     /// One request per write, as before batching.

@@ -126,26 +126,26 @@ struct Replayer: Sendable {
         guard let writes = await ReplayEvents.beginSends(run, in: state) else {
             return .retryLater(after: nil)
         }
-        let accepted = AcceptedWrites()
+        let sending = ReplaySending(run: run, accepted: AcceptedWrites())
         return await withTaskGroup(of: Void.self) { group in
-            group.addTask { await accepted.settle(into: state) }
-            let end = await send(writes, of: run, acceptingInto: accepted)
-            accepted.finish()
+            group.addTask { await sending.accepted.settle(into: state) }
+            let batches = ReplayBatch.batches(of: writes, limits: batching, primaryKeys: primaryKeys)
+            let end =
+                batching.tablesInFlight > 1
+                ? await sendOverlapping(batches, sending: sending)
+                : await send(batches, sending: sending)
+            sending.accepted.finish()
             await group.waitForAll()
             return end
         }
     }
 
-    /// Sends the begun writes of a run in order, in batches (``ReplayBatch``), until one fails
-    /// or the ticket no longer holds; the writes after that are not sent and stay queued.
-    private func send(
-        _ writes: [ReplayRun.Write], of run: ReplayRun, acceptingInto accepted: AcceptedWrites
-    ) async -> ReplayPassEnd? {
-        var sent = 0
-        for batch in ReplayBatch.batches(of: writes, limits: batching, primaryKeys: primaryKeys) {
-            sent += batch.writes.count
-            if case .stop(let end) = await send(batch, of: run, acceptingInto: accepted) {
-                await ReplayEvents.abandonSends(writes[sent...].map(\.mutation.id), in: state)
+    /// Sends the batches of a run one after another in order, until one fails or the ticket no
+    /// longer holds; the writes after that are not sent and stay queued.
+    private func send(_ batches: [ReplayBatch], sending: ReplaySending) async -> ReplayPassEnd? {
+        for (index, batch) in batches.enumerated() {
+            if case .stop(let end) = await send(batch, sending: sending) {
+                await ReplayEvents.abandonSends(batches[(index + 1)...].flatMap(\.ids), in: state)
                 return end
             }
         }
@@ -153,7 +153,7 @@ struct Replayer: Sendable {
     }
 
     /// How sending a batch ended.
-    private enum SendEnd: Sendable {
+    enum SendEnd: Sendable {
         /// Every write of it is settled: accepted or rejected.
         case settled
         /// The run stops here (its writes not settled are queued again), and the pass with it
@@ -163,10 +163,11 @@ struct Replayer: Sendable {
 
     /// Sends a batch's writes as one request and settles each by the answer; a refused batch is
     /// split until the writes at fault are found and rejected alone.
-    private func send(
-        _ batch: ReplayBatch, of run: ReplayRun, acceptingInto accepted: AcceptedWrites
-    ) async -> SendEnd {
+    func send(_ batch: ReplayBatch, sending: ReplaySending) async -> SendEnd {
         let request = batch.request
+        let run = sending.run
+        // Whether an earlier batch of the run is still unanswered as this one leaves.
+        let overtakes = sending.overtakes
         do {
             // The ticket is checked with no `await` before the request leaves.
             let sent = try await tokens.send(
@@ -181,7 +182,7 @@ struct Replayer: Sendable {
             for write in batch.writes { outputs.events.send(SyncEvent(.writeSent, write.mutation)) }
             // A replay brings nothing back, but the answer must be PostgREST's to settle it.
             let rows = try WriteAnswer.rows(from: response, for: request)
-            for id in batch.ids { accepted.add(id, rows: batch.writes.count == 1 ? rows : []) }
+            for id in batch.ids { sending.accepted.add(id, rows: batch.writes.count == 1 ? rows : []) }
             clearLastError()
             return .settled
         } catch let unavailable as TokenUnavailable {
@@ -190,13 +191,13 @@ struct Replayer: Sendable {
             await ReplayEvents.abandonSends(batch.ids, in: state)
             return .stop(.waitForSession)
         } catch {
-            return await settle(batch, after: error, run: run, acceptingInto: accepted)
+            return await settle(batch, after: error, sending: sending, overtook: overtakes)
         }
     }
 
     /// Settles the writes of a batch whose send failed, as the failure says.
     private func settle(
-        _ batch: ReplayBatch, after error: any Error, run: ReplayRun, acceptingInto accepted: AcceptedWrites
+        _ batch: ReplayBatch, after error: any Error, sending: ReplaySending, overtook: Bool
     ) async -> SendEnd {
         let decision = ReplayDecision.after(
             error, mutation: batch.request, wasAttemptedBefore: batch.wasAttempted, classify: classify)
@@ -212,27 +213,33 @@ struct Replayer: Sendable {
             await endSends(batch.ids, mayHaveBeenApplied: false)
             return .stop(.waitForSession)
         case .verifyLostInsert:
-            return await verifyLost(batch, after: error, run: run, acceptingInto: accepted)
+            return await verifyLost(batch, after: error, sending: sending, overtook: overtook)
         case .rejected:
-            guard batch.writes.count > 1 else {
-                await ReplayEvents.settleRejected(batch.ids[0], refusal: Self.refusal(from: error), in: state)
-                return .settled
-            }
-            return await split(batch, of: run, acceptingInto: accepted)
+            return await reject(batch, for: error, sending: sending, overtook: overtook)
         }
     }
 
-    /// Sends the halves of a refused batch one after the other, each split again if refused.
-    private func split(
-        _ batch: ReplayBatch, of run: ReplayRun, acceptingInto accepted: AcceptedWrites
+    /// Rejects a refused write, or splits a refused batch to find the writes at fault. A refusal
+    /// of a request that overtook an earlier one may be caused by that alone: its writes stay
+    /// queued, to go again once everything before them is settled.
+    private func reject(
+        _ batch: ReplayBatch, for error: any Error, sending: ReplaySending, overtook: Bool
     ) async -> SendEnd {
+        if overtook {
+            await endSends(batch.ids, mayHaveBeenApplied: false)
+            return .stop(nil)
+        }
+        guard batch.writes.count > 1 else {
+            await ReplayEvents.settleRejected(batch.ids[0], refusal: Self.refusal(from: error), in: state)
+            return .settled
+        }
         let (first, second) = batch.halves
-        let end = await send(first, of: run, acceptingInto: accepted)
+        let end = await send(first, sending: sending)
         guard case .settled = end else {
             await ReplayEvents.abandonSends(second.ids, in: state)
             return end
         }
-        return await send(second, of: run, acceptingInto: accepted)
+        return await send(second, sending: sending)
     }
 
     /// Settles the inserts of a batch whose resend met rows with their keys (409, 23505) after an
@@ -240,8 +247,9 @@ struct Replayer: Sendable {
     /// others are sent again (split when none was applied, to find a real conflict; a write
     /// alone is rejected). A checking read that fails keeps the unsettled ones queued.
     private func verifyLost(
-        _ batch: ReplayBatch, after error: any Error, run: ReplayRun, acceptingInto accepted: AcceptedWrites
+        _ batch: ReplayBatch, after error: any Error, sending: ReplaySending, overtook: Bool
     ) async -> SendEnd {
+        let run = sending.run
         guard await state.maySend(run.ticket, queuedWrite: batch.ids[0]) else {
             await endSends(batch.ids, mayHaveBeenApplied: true)
             return .stop(nil)
@@ -258,14 +266,9 @@ struct Replayer: Sendable {
         if unsettled.isEmpty { return .settled }
         // The rows of the applied writes met themselves: the others are sent again without them.
         if !applied.isEmpty {
-            return await send(ReplayBatch(writes: unsettled), of: run, acceptingInto: accepted)
+            return await send(ReplayBatch(writes: unsettled), sending: sending)
         }
-        guard unsettled.count > 1 else {
-            await ReplayEvents.settleRejected(
-                unsettled[0].mutation.id, refusal: Self.refusal(from: error), in: state)
-            return .settled
-        }
-        return await split(batch, of: run, acceptingInto: accepted)
+        return await reject(batch, for: error, sending: sending, overtook: overtook)
     }
 
     /// Sends that ended without settling their writes: they stay queued.
