@@ -2,28 +2,27 @@ import Foundation
 import Streams
 
 extension Engine {
-    /// Joins the live read of `query`, making it for the first reader; each join is followed
-    /// by one ``detach(_:)``.
-    func attach(_ query: QueryDescription) async throws -> LiveReads.Snapshots {
+    /// A new reader of the live read of `query`, making the read for the first reader; the
+    /// reader leaves when dropped, cancelled or finished, and then calls ``readerLeft(_:)``.
+    func attach(_ query: QueryDescription) async throws -> LiveReads.Snapshots.AsyncIterator {
         try await calls.underway {
             // In use from its load until the read holds it, so no eviction pass removes it between.
             try await listsInUse.using(query.canonicalKey) {
                 let facts = try await state.facts(of: TableID(query), for: query.canonicalKey)
                 guard
-                    let snapshots = liveReads.join(
+                    let reader = liveReads.join(
                         query, facts: facts, primaryKeys: primaryKeys,
                         expiry: expiry(of: query, facts: facts),
                         refresher: { makeRefresher(for: query, answering: $0) })
                 else { throw ClientError.closed }
                 store.lists.noteRead([query.canonicalKey])
-                return snapshots
+                return reader
             }
         }
     }
 
-    /// Leaves the live read of `key`; its list counts as read until now.
-    func detach(_ key: String) {
-        liveReads.leave(key)
+    /// A reader of the live read of `key` left: its list counts as read until now.
+    func readerLeft(_ key: String) {
         store.lists.noteRead([key])
     }
 

@@ -19,7 +19,7 @@ final class LiveSnapshotReader: Sendable {
     private let joining = StateBroadcast<Joining, Never>(.waiting)
     /// The reader of the shared snapshots: set once joined, taken out by each `next()`.
     private let iterator = Mutex<LiveReads.Snapshots.AsyncIterator?>(nil)
-    /// Whether this reader joined and has not left yet.
+    /// Whether this reader joined and has not left yet (to note its list read once, on leaving).
     private let holding = Atomic<Bool>(false)
 
     /// A reader of the live read of `query`; it joins at once, as background work of the client.
@@ -28,12 +28,11 @@ final class LiveSnapshotReader: Sendable {
         key = query.canonicalKey
         let started = engine.background.run { [weak self] in
             do {
-                let snapshots = try await engine.attach(query)
+                let reader = try await engine.attach(query)
                 guard let self else {
-                    engine.detach(query.canonicalKey)
+                    engine.readerLeft(query.canonicalKey)
                     return
                 }
-                let reader = snapshots.makeAsyncIterator()
                 reader.start()
                 holding.store(true, ordering: .sequentiallyConsistent)
                 iterator.withLock { $0 = reader }
@@ -74,11 +73,11 @@ final class LiveSnapshotReader: Sendable {
     private func leave() {
         iterator.withLock { $0 = nil }
         if holding.exchange(false, ordering: .sequentiallyConsistent) {
-            engine.detach(key)
+            engine.readerLeft(key)
         }
     }
 
     deinit {
-        if holding.load(ordering: .sequentiallyConsistent) { engine.detach(key) }
+        if holding.load(ordering: .sequentiallyConsistent) { engine.readerLeft(key) }
     }
 }

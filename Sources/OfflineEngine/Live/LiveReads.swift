@@ -8,9 +8,10 @@ import Synchronization
 /// A read's snapshots are derived, never pushed: its table's facts combined with its refresh's
 /// reports, composed (``SnapshotComposer``), de-duplicated and shared. The refresh runs as a
 /// child of the shared iteration, so the last reader leaving ends it (structured concurrency).
-/// An entry lives while callers hold it (``join(_:facts:primaryKeys:refresher:)`` and
-/// ``leave(_:)``); the engine marks the refreshes of running reads stale through it. A read
-/// whose query has a time to live runs a ``ListExpiry`` beside its refresh.
+/// Who reads is counted in one place, the share's own readers: ``join(_:facts:primaryKeys:expiry:refresher:)``
+/// hands out a reader of the share, and an entry whose share has no reader left is over (it is
+/// made anew at the next join). The engine marks the refreshes of the reads being read stale
+/// through it. A read whose query has a time to live runs a ``ListExpiry`` beside its refresh.
 final class LiveReads: LiveReadMarking {
     typealias Snapshots = AsyncShareSequence<
         AsyncMapSyncSequence<
@@ -29,67 +30,72 @@ final class LiveReads: LiveReadMarking {
         let query: QueryDescription
         let refresher: Refresher
         let snapshots: Snapshots
-        var holders: Int
+
+        /// Whether anybody reads it: the share's readers are the one count of who does.
+        var isRead: Bool { snapshots.readerCount > 0 }
     }
 
     struct State {
+        /// Every read made and not yet forgotten; those no longer read are dropped when a new
+        /// one is made and the entries have doubled since the last sweep.
         var entries: [String: Entry] = [:]
+        var sweepAt = 64
         var closed = false
+
+        /// The entries being read now.
+        var read: some Sequence<Entry> { entries.values.lazy.filter(\.isRead) }
+
+        /// Forgets the entries nobody reads, when they may have piled up.
+        mutating func sweep() {
+            guard entries.count >= sweepAt else { return }
+            entries = entries.filter { $0.value.isRead }
+            sweepAt = max(64, entries.count * 2)
+        }
     }
 
     /// The entries (internal for the tests' hooks, `LiveReadsTestHooks.swift`).
     let state = Mutex(State())
 
-    /// Joins the live read of `query`, making it (with `refresher()`) for its first holder;
-    /// `nil` once closed. Each join is followed by one ``leave(_:)``.
+    /// A new reader of the live read of `query`, making the read (with `refresher()`) when
+    /// nobody reads it; `nil` once closed. The reader is counted from now until it is dropped,
+    /// cancelled or finished, so the read is never ended between the join and its first value.
     func join(
         _ query: QueryDescription, facts: StateBroadcast<TableFacts, Never>, primaryKeys: PrimaryKeys,
         expiry: ListExpiry? = nil, refresher makeRefresher: (_ refreshID: String) -> Refresher
-    ) -> Snapshots? {
+    ) -> Snapshots.AsyncIterator? {
         let key = query.canonicalKey
-        return state.withLock { state -> Snapshots? in
+        return state.withLock { state -> Snapshots.AsyncIterator? in
             guard !state.closed else { return nil }
-            if var entry = state.entries[key] {
-                entry.holders += 1
-                state.entries[key] = entry
-                return entry.snapshots
-            }
+            // Registered under the lock: a read with a reader is never taken for one without.
+            if let entry = state.entries[key], entry.isRead { return entry.snapshots.makeAsyncIterator() }
+            state.sweep()
             // Each run of the read names its refresh apart from earlier runs of the same query.
             let refreshID = key + "#" + UUID().uuidString
             let refresher = makeRefresher(refreshID)
             let snapshots = Self.pipeline(
                 query, facts: facts, primaryKeys: primaryKeys, refreshID: refreshID, refresher: refresher,
                 expiry: expiry)
-            state.entries[key] = Entry(query: query, refresher: refresher, snapshots: snapshots, holders: 1)
-            return snapshots
+            state.entries[key] = Entry(query: query, refresher: refresher, snapshots: snapshots)
+            return snapshots.makeAsyncIterator()
         }
     }
 
-    /// Leaves the live read of `key`; the last holder to leave forgets it.
-    func leave(_ key: String) {
-        state.withLock { state in
-            guard var entry = state.entries[key] else { return }
-            entry.holders -= 1
-            state.entries[key] = entry.holders > 0 ? entry : nil
-        }
-    }
-
-    /// The canonical keys of the live reads held now: lists an eviction must keep.
+    /// The canonical keys of the live reads being read now: lists an eviction must keep.
     var keys: Set<String> {
-        state.withLock { Set($0.entries.keys) }
+        state.withLock { Set($0.read.map(\.query.canonicalKey)) }
     }
 
-    /// The queries of the live reads of `table` (`nil`: every table's).
+    /// The queries of the live reads of `table` being read (`nil`: every table's).
     func queries(of table: TableID? = nil) -> [QueryDescription] {
         state.withLock { state in
-            state.entries.values.map(\.query).filter { table == nil || TableID($0) == table }
+            state.read.map(\.query).filter { table == nil || TableID($0) == table }
         }
     }
 
     /// Marks the refreshes of `table`'s live reads stale (`nil`: every table's).
     func markStale(table: TableID?) {
         let refreshers = state.withLock { state in
-            state.entries.values.filter { table == nil || TableID($0.query) == table }.map(\.refresher)
+            state.read.filter { table == nil || TableID($0.query) == table }.map(\.refresher)
         }
         for refresher in refreshers { refresher.markStale() }
     }
@@ -97,14 +103,16 @@ final class LiveReads: LiveReadMarking {
     /// Asks every live read waiting on its retry schedule to try now (see
     /// ``Refresher/tryNow()``).
     func tryNow() {
-        let refreshers = state.withLock { state in state.entries.values.map(\.refresher) }
+        let refreshers = state.withLock { state in state.read.map(\.refresher) }
         for refresher in refreshers { refresher.tryNow() }
     }
 
     /// Marks the refreshes of the live reads of `keys` stale.
     func markStale(keys: Set<String>) {
         guard !keys.isEmpty else { return }
-        let refreshers = state.withLock { state in keys.compactMap { state.entries[$0]?.refresher } }
+        let refreshers = state.withLock { state in
+            keys.compactMap { state.entries[$0] }.filter(\.isRead).map(\.refresher)
+        }
         for refresher in refreshers { refresher.markStale() }
     }
 

@@ -1,9 +1,9 @@
 /// What tests read of the live reads (package access; the library never calls these): how many
-/// callers hold a read, and its newest snapshot.
+/// readers a read has, and its newest snapshot.
 extension LiveReads {
-    /// How many callers hold the live read of `key`.
-    func holders(of key: String) -> Int {
-        state.withLock { $0.entries[key]?.holders ?? 0 }
+    /// How many readers the live read of `key` has (its share's).
+    func readers(of key: String) -> Int {
+        state.withLock { $0.entries[key]?.snapshots.readerCount ?? 0 }
     }
 
     /// The newest snapshot of the live read of `key` while it is being read, or `nil`.

@@ -56,12 +56,8 @@ struct SnapshotComposer: Sendable {
     /// report's facts lay the answer anew.
     private mutating func holding() -> ComposedSnapshot {
         fold = nil
-        guard var held = last else {
-            let snapshot = QuerySnapshot(
-                result: nil, isFromCache: true, fetchedAt: nil, hasPendingMutations: false,
-                refresh: report.state)
-            return ComposedSnapshot(snapshot: snapshot, rows: .unknown, fetchAgain: false)
-        }
+        // The pairing stage holds only after it passed facts on, which always set `last`.
+        guard var held = last else { return noRows() }
         held.snapshot.refresh = report.state
         held.rows = .unchanged
         held.fetchAgain = false
@@ -90,12 +86,17 @@ struct SnapshotComposer: Sendable {
     /// cache's lists are read; the facts after it are laid anew.
     private mutating func waitingForNewCache() -> ComposedSnapshot {
         (fold, shown, lastRows) = (nil, nil, nil)
+        let composed = noRows()
+        last = composed
+        return composed
+    }
+
+    /// A snapshot with no rows yet (`result` is `nil`), from the device, in the report's state.
+    private func noRows() -> ComposedSnapshot {
         let snapshot = QuerySnapshot(
             result: nil, isFromCache: true, fetchedAt: nil, hasPendingMutations: false,
             refresh: report.state)
-        let composed = ComposedSnapshot(snapshot: snapshot, rows: .unknown, fetchAgain: false)
-        last = composed
-        return composed
+        return ComposedSnapshot(snapshot: snapshot, rows: .unknown, fetchAgain: false)
     }
 
     private mutating func composeNow(_ facts: TableFacts) -> ComposedSnapshot {

@@ -169,7 +169,7 @@ package final class Store: Sendable {
             let job = job(writes: writes, atomic: atomic, checkpoint: checkpoint, vacuum: vacuum, work) {
                 caller.resume(returning: $0)
             }
-            if !writer.submit(job, runsHereWhenIdle: writes) { caller.resume(returning: .failure(.closed)) }
+            if !writer.submit(job) { caller.resume(returning: .failure(.closed)) }
         }
         return try result.get()
     }

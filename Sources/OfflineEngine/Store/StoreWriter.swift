@@ -34,11 +34,10 @@ struct StoreJob: Sendable {
 /// of that batch. Work submitted while a batch commits forms the next batch. So concurrent writers
 /// share one commit, and a caller is resumed only after its work is durable.
 ///
-/// A caller that awaits a write and finds the writer idle runs that batch itself, on its own
-/// thread, instead of handing it to the queue and waiting to be woken: two thread hand-offs
-/// fewer for a lone writer (`store.enqueue` with one writer +40%, `scale.enqueue` +35%). A lone
-/// write runs so without suspending its caller at all (``runAtOnceIfIdle(_:)``). What arrives meanwhile forms the next batch, on the queue as before.
-/// Never a checkpoint or a vacuum: those can take long, and stay on the queue.
+/// A caller with a write that finds the writer idle runs it itself, on its own thread and without
+/// suspending (``runAtOnceIfIdle(_:)``), instead of handing it to the queue and waiting to be
+/// woken: no thread hand-off for a lone writer. What arrives meanwhile forms the next batch, on
+/// the queue as before. Never a checkpoint or a vacuum: those can take long, and stay on the queue.
 final class StoreWriter: Sendable {
     private struct Pending {
         var jobs: [StoreJob] = []
@@ -65,22 +64,18 @@ final class StoreWriter: Sendable {
     var waitingJobs: Int { pending.withLock { $0.jobs.count } }
 
     /// Appends work in call order; `false` when the store is closed (the work was not taken).
-    /// With `runsHereWhenIdle`, an idle writer's batch runs on the caller's thread before this
-    /// returns.
-    func submit(_ job: StoreJob, runsHereWhenIdle: Bool = false) -> Bool {
-        let here = runsHereWhenIdle && !job.checkpointsAfterCommit && !job.vacuumsAfterCommit
+    func submit(_ job: StoreJob) -> Bool {
         let action = pending.withLock { state -> SubmitAction in
             guard !state.closing else { return .refuse }
             state.jobs.append(job)
             guard !state.draining else { return .none }
             state.draining = true
-            return here ? .drainHere : .startDrain
+            return .startDrain
         }
         switch action {
         case .refuse: return false
         case .none: break
         case .startDrain: queue.async { self.drain() }
-        case .drainHere: drainHere()
         }
         return true
     }
@@ -88,7 +83,7 @@ final class StoreWriter: Sendable {
     /// Runs `job` on the caller's thread, in a batch of its own, when the writer is idle (no
     /// batch under way, none waiting, not closing): its finisher has run when this returns
     /// `true`. `false`: nothing was run, the caller submits it instead. Never a checkpoint or a
-    /// vacuum (see ``submit(_:runsHereWhenIdle:)``).
+    /// vacuum: those can take long, and stay on the queue.
     func runAtOnceIfIdle(_ job: StoreJob) -> Bool {
         guard !job.checkpointsAfterCommit, !job.vacuumsAfterCommit else { return false }
         let taken = pending.withLock { state -> Bool in
@@ -104,20 +99,7 @@ final class StoreWriter: Sendable {
         return true
     }
 
-    /// Runs the pending batch on the caller's thread, then leaves to the queue whatever arrived
-    /// meanwhile (and a close asked for meanwhile).
-    private func drainHere() {
-        let jobs = pending.withLock { state in
-            defer { state.jobs = [] }
-            return state.jobs
-        }
-        let finishers = connection.withLock { connection in Self.runBatch(jobs, on: connection, hooks: hooks)
-        }
-        for finish in finishers { finish() }
-        handBack()
-    }
-
-    /// After a batch ran on a caller's thread: idle again, or what arrived meanwhile (and a close
+    /// After a write ran on a caller's thread: idle again, or what arrived meanwhile (and a close
     /// asked for meanwhile) goes to the queue.
     private func handBack() {
         let more = pending.withLock { state in
@@ -149,7 +131,7 @@ final class StoreWriter: Sendable {
     }
 
     private enum CloseAction { case resume, wait, drain }
-    private enum SubmitAction { case refuse, none, startDrain, drainHere }
+    private enum SubmitAction { case refuse, none, startDrain }
 
     private func drain() {
         while true {

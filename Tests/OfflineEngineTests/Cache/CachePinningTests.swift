@@ -75,7 +75,7 @@ struct CachePinningTests {
         let log = AsyncLog<QuerySnapshot>()
         let reader = collect(client.from("plain").select("body").snapshots(), into: log)
         try await eventually {
-            client.engine.liveReads.holders(of: client.from("plain").select("body").query.canonicalKey) == 1
+            client.engine.liveReads.readers(of: client.from("plain").select("body").query.canonicalKey) == 1
         }
         #expect(try await client.evict(table: "plain") == 2)
         #expect(

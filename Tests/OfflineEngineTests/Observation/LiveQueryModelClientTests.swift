@@ -20,13 +20,9 @@ struct LiveQueryModelClientTests {
             await fixture.client.disableNetwork()
             let (rowChanges, markChanges) = (count.changes, marks.changes)
             let client = fixture.client
-            try await withThrowingDiscardingTaskGroup { writers in
-                for id in 1...1_000 {
-                    writers.addTask {
-                        let row: Row = ["id": .number(JSONNumber(id)), "title": "queued"]
-                        _ = try await client.from("tasks").insert(row).execute()
-                    }
-                }
+            try await burstWhileMainActorHeld(1_000) { id in
+                let row: Row = ["id": .number(JSONNumber(id)), "title": "queued"]
+                _ = try await client.from("tasks").insert(row).execute()
             }
             _ = try await count.value { $0 == 1_001 }
             _ = try await marks.value { $0 == 1_000 }

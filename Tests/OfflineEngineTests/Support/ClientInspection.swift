@@ -21,7 +21,7 @@ extension OfflineClient {
 
     /// How many readers hold the live read of `key`.
     func liveReaders(of key: String) -> Int {
-        engine.liveReads.holders(of: key)
+        engine.liveReads.readers(of: key)
     }
 
     /// Whether a write waits behind one of its owner's that is being sent at once.
