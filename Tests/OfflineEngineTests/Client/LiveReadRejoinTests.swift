@@ -11,14 +11,21 @@ import Testing
 /// what the cache holds then.
 @Suite("Live reads joined again after their readers left")
 struct LiveReadRejoinTests {
-    @Test("a reader that joined but has not read yet keeps the read and its fetch: it shows the answer")
-    func joinedReaderKeepsTheRead() async throws {
+    /// A client with one cached task, and a live read of the tasks whose first fetch the server
+    /// holds (the gate) while one reader reads it.
+    private static func readWithItsFetchHeld() async throws -> (ClientFixture, Gate, ReadQuery, LiveList) {
         let fixture = try await ClientFixture(
             tables: ["tasks": [["id": 1, "title": "one"]]], primaryKeys: ["tasks": ["id"]])
         let gate = fixture.probe.holdReads()
         let read = fixture.client.from("tasks").select()
         let first = LiveList(read)
         _ = try await gate.arrivals.values(atLeast: 1)
+        return (fixture, gate, read, first)
+    }
+
+    @Test("a reader that joined but has not read yet keeps the read and its fetch: it shows the answer")
+    func joinedReaderKeepsTheRead() async throws {
+        let (fixture, gate, read, first) = try await Self.readWithItsFetchHeld()
         // The screen that opens next has joined the read but not started reading it.
         let joined = try await fixture.client.engine.attach(read.query)
         first.stop()
@@ -38,12 +45,7 @@ struct LiveReadRejoinTests {
 
     @Test("a reader joining after the last one left during a fetch shows the rows that fetch wrote")
     func rejoinShowsTheAnswerWrittenAfterTheReadersLeft() async throws {
-        let fixture = try await ClientFixture(
-            tables: ["tasks": [["id": 1, "title": "one"]]], primaryKeys: ["tasks": ["id"]])
-        let gate = fixture.probe.holdReads()
-        let read = fixture.client.from("tasks").select()
-        let first = LiveList(read)
-        _ = try await gate.arrivals.values(atLeast: 1)
+        let (fixture, gate, read, first) = try await Self.readWithItsFetchHeld()
         // The last reading screen closes: the read ends, cancelling the refresh, whose request is
         // answered anyway and written (the server did not see the cancellation).
         first.stop()
