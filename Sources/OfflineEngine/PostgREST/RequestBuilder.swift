@@ -194,13 +194,23 @@ enum RequestBuilder {
 
     /// Rejects a table name PostgREST would reject or that cannot go in a URL path.
     static func validate(table: String) throws {
-        let forbidden: Set<Unicode.Scalar> = ["/", "?", "#", "%", "\\"]
-        guard !table.isEmpty, table != ".", table != "..",
-            !table.unicodeScalars.contains(where: {
-                forbidden.contains($0) || $0.properties.isWhitespace
-                    || $0.properties.generalCategory == .control || $0.properties.generalCategory == .format
-            })
+        guard !table.isEmpty, table != ".", table != "..", !table.unicodeScalars.contains(where: isForbidden)
         else { throw QueryError(.invalidTableName) }
+    }
+
+    /// Whether a table name may not hold `scalar`: a path or query delimiter, `%`, a backslash,
+    /// whitespace, a control or a format character. ASCII is decided without Unicode's tables,
+    /// since every write checks its table.
+    private static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII {
+            switch scalar {
+            case "/", "?", "#", "%", "\\", " ": return true
+            default: return scalar.value < 0x20 || scalar.value == 0x7F
+            }
+        }
+        let properties = scalar.properties
+        return properties.isWhitespace || properties.generalCategory == .control
+            || properties.generalCategory == .format
     }
 
     private static func validate(text: String) throws {
