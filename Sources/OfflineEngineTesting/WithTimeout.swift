@@ -10,8 +10,9 @@ public struct TimedOut: Error, CustomStringConvertible {
     public init(seconds: Double) { self.seconds = seconds }
 }
 
-/// Runs `body` and returns its result, or throws ``TimedOut`` after `seconds` of real time: the
-/// guard that keeps a test's wait for an observable result from hanging the run.
+/// Runs `body` and returns its result, or throws ``TimedOut`` after `seconds` of real time (times
+/// ``realTimeScale``, 10 under ThreadSanitizer): the guard that keeps a test's wait for an
+/// observable result from hanging the run.
 ///
 /// ```swift
 /// let snapshot = try await withTimeout(5) { try await firstSnapshot(of: list) }
@@ -39,9 +40,10 @@ public func withTimeout<T: Sendable>(
         let work = Task {
             do { finish(.success(try await body())) } catch { finish(.failure(error)) }
         }
+        let limit = seconds * realTimeScale
         let alarm = Task {
-            try? await Task.sleep(for: .seconds(seconds))
-            finish(.failure(TimedOut(seconds: seconds)))
+            try? await Task.sleep(for: .seconds(limit))
+            finish(.failure(TimedOut(seconds: limit)))
         }
         tasks.withLock { $0 = [work, alarm] }
     }

@@ -85,7 +85,7 @@ struct LocalHTTPServerTests {
         let backend = InMemoryPostgREST(tables: ["tasks": []])
         try await LocalHTTPServer.serving(backend) { local in
             let (arrived, arriving) = AsyncStream.makeStream(of: Void.self)
-            local.inject(.delay(.seconds(8))) { _ in
+            local.inject(.delay(.seconds(8 * realTimeScale))) { _ in
                 arriving.yield()
                 return true
             }
@@ -104,7 +104,7 @@ struct LocalHTTPServerTests {
                 return (outcome, ContinuousClock.now - cancelledAt)
             }
             #expect(throws: CancellationError.self) { try outcome.get() }
-            #expect(waited < .seconds(5), "the caller did not wait for the answer held 8 s")
+            #expect(waited < .seconds(5 * realTimeScale), "the caller did not wait for the answer held 8 s")
         }
     }
 }

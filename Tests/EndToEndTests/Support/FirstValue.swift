@@ -1,5 +1,6 @@
 import Foundation
 import OfflineEngine
+import OfflineEngineTesting
 import Synchronization
 
 /// A value a stream did not yield in time.
@@ -32,7 +33,7 @@ func first<S: AsyncSequence & Sendable>(
             return nil
         }
         group.addTask {
-            try await Task.sleep(for: .seconds(seconds))
+            try await Task.sleep(for: .seconds(seconds * realTimeScale))
             throw notSeen()
         }
         defer { group.cancelAll() }

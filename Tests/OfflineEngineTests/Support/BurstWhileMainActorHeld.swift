@@ -1,4 +1,5 @@
 import Dispatch
+import OfflineEngineTesting
 import Testing
 
 /// Runs `count` calls of `write` at once from child tasks while the main actor is held, and
@@ -21,7 +22,7 @@ func burstWhileMainActorHeld(
         }
         // Held: nothing else runs on the main actor until every write has returned (the writes
         // run on the cooperative pool).
-        if finished.wait(timeout: .now() + seconds) == .timedOut {
+        if finished.wait(timeout: .now() + seconds * realTimeScale) == .timedOut {
             Issue.record("the burst did not end within \(seconds) s")
         }
     }
