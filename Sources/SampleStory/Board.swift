@@ -14,10 +14,13 @@ final class Board {
     private(set) var list: LiveQueryModel<[TaskItem]>?
     private(set) var session = SessionState.restoring
     @ObservationIgnored private let output: StoryOutput
+    /// How many times longer each wait of ``until(_:within:_:)`` may be.
+    @ObservationIgnored private let patience: Double
 
-    init(client: OfflineClient, output: StoryOutput) {
+    init(client: OfflineClient, output: StoryOutput, patience: Double = 1) {
         sync = SyncStatusModel(client)
         self.output = output
+        self.patience = patience
     }
 
     /// What the screen shows now.
@@ -55,14 +58,14 @@ final class Board {
     }
 
     /// Waits until the screen shows what `condition` says; throws when it has not after
-    /// `seconds`, so a broken story ends instead of hanging.
+    /// `seconds` (times the board's patience), so a broken story ends instead of hanging.
     func until(
         _ what: String, within seconds: Int = 25, _ condition: @escaping @Sendable (BoardState) -> Bool
     ) async throws {
         let met = try await withThrowingTaskGroup(of: Bool.self) { group in
             group.addTask { await self.shows(condition) }
             group.addTask {
-                try await Task.sleep(for: .seconds(seconds))
+                try await Task.sleep(for: .seconds(Double(seconds) * self.patience))
                 return false
             }
             defer { group.cancelAll() }

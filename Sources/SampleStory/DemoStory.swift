@@ -11,18 +11,25 @@ public struct DemoStory: Sendable {
     let local: LocalHTTPServer
     let folder: URL
     let output: StoryOutput
+    /// How many times longer than usual each step may take (see ``run(output:patience:)``).
+    var patience = 1.0
     let network = NetworkSwitch()
 
     static let milk = DemoServer.tasks[0].id
     static let plumber = DemoServer.tasks[1].id
 
     /// Tells the story; returns when it is over, throws when a step does not happen in time.
-    public static func run(output: StoryOutput = .standard) async throws {
+    /// `patience` makes each step's time that many times longer (a test under ThreadSanitizer,
+    /// which slows everything).
+    public static func run(output: StoryOutput = .standard, patience: Double = 1) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("offline-sample-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = await DemoServer.make()
         try await LocalHTTPServer.serving(server) { local in
-            try await DemoStory(server: server, local: local, folder: folder, output: output).tell()
+            try await DemoStory(
+                server: server, local: local, folder: folder, output: output, patience: patience
+            )
+            .tell()
         }
     }
 
@@ -136,7 +143,7 @@ public struct DemoStory: Sendable {
     private func session(
         _ client: OfflineClient, _ body: (OfflineClient, Board) async throws -> Void
     ) async throws {
-        let board = await Board(client: client, output: output)
+        let board = await Board(client: client, output: output, patience: patience)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await board.follow(client) }
             do {

@@ -16,7 +16,7 @@ struct SampleStoryTests {
         try await DemoStory.run(
             output: StoryOutput(board: { board in boards.withLock { $0.append(board) } }) { line in
                 lines.withLock { $0.append(line) }
-            })
+            }, patience: realTimeScale)
         let output = lines.withLock { $0 }
         let text = output.joined(separator: "\n")
         for phrase in [
