@@ -17,8 +17,8 @@ final class AcceptedWrites: Sendable {
         wake = arrived.subscribe()
     }
 
-    /// One more accepted write, in the run's order, with the rows the server sent back (none
-    /// unless the write asked for them).
+    /// One more accepted write, with the rows the server sent back (none unless the write asked
+    /// for them): in the run's order, or when tables overlap, in each table's order.
     func add(_ id: UUID, rows: [Row]) {
         accepted.withLock { $0.append((id, rows)) }
         arrived.fire()
