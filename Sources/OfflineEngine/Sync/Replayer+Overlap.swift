@@ -10,8 +10,7 @@ extension Replayer {
         var tables: [TableID: Int] = [:]
         var lanes: [[Int]] = []
         for (index, batch) in batches.enumerated() {
-            let table = TableID(
-                schema: batch.writes[0].mutation.schema, table: batch.writes[0].mutation.table)
+            let table = TableID(batch.writes[0].mutation)
             if let lane = tables[table] {
                 lanes[lane].append(index)
             } else {
@@ -23,12 +22,12 @@ extension Replayer {
         await withTaskGroup(of: Void.self) { group in
             var started = 0
             for indices in lanes.prefix(batching.tablesInFlight) {
-                group.addTask { await send(indices, of: batches, sending: lane) }
+                group.addTask { await send(indices, of: batches, sending: lane, order: order) }
                 started += 1
             }
             while await group.next() != nil, started < lanes.count {
                 let indices = lanes[started]
-                group.addTask { await send(indices, of: batches, sending: lane) }
+                group.addTask { await send(indices, of: batches, sending: lane, order: order) }
                 started += 1
             }
         }
@@ -37,8 +36,9 @@ extension Replayer {
 
     /// Sends one table's batches of a run in order, until one stops it or another table stops
     /// the pass; the batches not sent stay queued.
-    private func send(_ indices: [Int], of batches: [ReplayBatch], sending: ReplaySending) async {
-        guard let order = sending.order else { return }
+    private func send(
+        _ indices: [Int], of batches: [ReplayBatch], sending: ReplaySending, order: ReplayOrder
+    ) async {
         for (position, index) in indices.enumerated() {
             if order.isStopped {
                 await ReplayEvents.abandonSends(indices[position...].flatMap { batches[$0].ids }, in: state)
