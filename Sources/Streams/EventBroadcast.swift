@@ -61,7 +61,9 @@ public final class EventBroadcast<Event: Sendable, Failure: Error>: Sendable {
     /// Delivers `event` to every current reader, buffering it for busy ones; ignored after finishing.
     public func send(_ event: Event) {
         let waiting = state.withLock { state -> [Continuation] in
-            guard state.completion == nil else {
+            // Nobody listening (or finished): no array is made, which in an unspecialized
+            // caller costs a metadata lookup on every event.
+            guard state.completion == nil, !state.readers.isEmpty else {
                 return []
             }
             var waiting: [Continuation] = []

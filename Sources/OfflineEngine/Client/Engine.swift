@@ -149,6 +149,8 @@ final class Engine: Sendable {
 
     /// Returns once the stored session has been read back (or the client closes).
     func waitForSessionToSettle() async {
+        // Settled once and for all in almost every call: no reader is made for it.
+        guard outputs.session.value == .restoring else { return }
         for await current in outputs.session.values() where current != .restoring {
             break
         }

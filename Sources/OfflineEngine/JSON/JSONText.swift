@@ -48,7 +48,8 @@ package enum JSONText {
         return output
     }
 
-    private static func write(_ value: JSONValue, to output: inout [UInt8]) {
+    /// Appends the compact text of `value`, object keys sorted.
+    package static func write(_ value: JSONValue, to output: inout [UInt8]) {
         switch value {
         case .null:
             output.append(contentsOf: "null".utf8)
@@ -77,7 +78,8 @@ package enum JSONText {
         }
     }
 
-    private static func writeString(_ text: String, to output: inout [UInt8]) {
+    /// Appends `text` as a JSON string, escaped.
+    package static func writeString(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         let plain =
             text.utf8.withContiguousStorageIfAvailable { bytes in

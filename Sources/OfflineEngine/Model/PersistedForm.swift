@@ -122,8 +122,10 @@ enum PersistedForm {
 }
 
 extension Mutation {
-    /// The write as JSON bytes, the form the store keeps.
-    func persistedData() -> Data { JSONText.data(PersistedForm.json(self)) }
+    /// The write as JSON bytes, the form the store keeps (the text of
+    /// ``PersistedForm/json(_:)-(Mutation)``, written without building it: see
+    /// ``PersistedWriteText``).
+    func persistedData() -> Data { PersistedWriteText.data(self) }
 
     /// A write read back from the store's JSON bytes.
     init(persistedData data: Data) throws {

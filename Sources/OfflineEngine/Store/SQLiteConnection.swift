@@ -82,7 +82,9 @@ final class SQLiteConnection {
         if let cached = statements[sql] {
             pointer = cached
             sqlite3_reset(pointer)
-            sqlite3_clear_bindings(pointer)
+            // Values bound to every parameter replace the last ones: clearing is only needed
+            // when some are left unbound.
+            if values.count < Int(sqlite3_bind_parameter_count(pointer)) { sqlite3_clear_bindings(pointer) }
         } else {
             var made: OpaquePointer?
             let flags = UInt32(SQLITE_PREPARE_PERSISTENT)
