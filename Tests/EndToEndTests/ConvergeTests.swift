@@ -11,7 +11,7 @@ import Testing
 /// server, cuts answers and expires tokens; then, faults off, every device drains and fetches
 /// again, and every write is checked applied once, in order, as its user, and every list equal
 /// to the server's answer.
-@Suite("End to end: many processes converging", .offCooperativePool)
+@Suite("End to end: many processes converging", .offCooperativePool, .timeLimit(.minutes(10)))
 struct ConvergeTests {
     static let alice = GatewayEndToEndTests.alice
     static let bob = GatewayEndToEndTests.bob

@@ -3,7 +3,7 @@ import Testing
 
 /// The follow test's fault injector must do what its report counts, or a clean run would prove
 /// nothing about a faulty feed.
-@Suite("End to end: the change feed's fault injector", .offCooperativePool)
+@Suite("End to end: the change feed's fault injector", .offCooperativePool, .timeLimit(.minutes(10)))
 struct FeedFaultsTests {
     @Test(
         "it drops, repeats, swaps, delays, disconnects with a gap and cuts short; what it held arrives once the server is quiet"

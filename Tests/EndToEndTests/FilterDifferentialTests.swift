@@ -15,7 +15,7 @@ import Testing
 /// the overlay. Such filters are counted apart and the engine's answers for them are not judged.
 /// The one documented limit (a jsonb column holding JSON `null` reads as SQL NULL) is counted
 /// apart as well.
-@Suite("Filters against a real PostgreSQL", .offCooperativePool)
+@Suite("Filters against a real PostgreSQL", .offCooperativePool, .timeLimit(.minutes(10)))
 struct FilterDifferentialTests {
     static let rowCount = 120
     static let filterCount = 1_500

@@ -8,7 +8,9 @@ import Testing
 /// server's changes), handed to `follow(changes:tables:)` as an app hands in its Realtime
 /// channel: a write on one shows in the other's live lists, and under a faulty feed every list
 /// still ends at the server's answer.
-@Suite("End to end: lists follow the changes PostgreSQL decodes from its log", .offCooperativePool)
+@Suite(
+    "End to end: lists follow the changes PostgreSQL decodes from its log", .offCooperativePool,
+    .timeLimit(.minutes(10)))
 struct FollowEndToEndTests {
     /// A device's feed made from its replication slot and its index among the devices.
     typealias FeedOfSlot = @Sendable (ReplicationSlotFeed, Int) -> AsyncStream<ChangeFeedEvent>

@@ -8,7 +8,8 @@ import Testing
 /// of a counted write, a minimal insert into a table the user cannot read, one-object writes,
 /// an upsert that only updates (200), empty answers without `Content-Type`, and 401 for a token
 /// whose role does not exist.
-@Suite("End to end: the engine reads PostgREST's answer shapes", .offCooperativePool)
+@Suite(
+    "End to end: the engine reads PostgREST's answer shapes", .offCooperativePool, .timeLimit(.minutes(10)))
 struct GatewayAnswerShapeTests {
     static let alice = GatewayEndToEndTests.alice
 

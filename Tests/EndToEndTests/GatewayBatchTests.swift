@@ -6,7 +6,7 @@ import Testing
 
 /// Batched replay against PostgreSQL: one bulk request per run of inserts, and each write keeps
 /// its own outcome when the server refuses the batch.
-@Suite("End to end: batched replay on PostgreSQL", .offCooperativePool)
+@Suite("End to end: batched replay on PostgreSQL", .offCooperativePool, .timeLimit(.minutes(10)))
 struct GatewayBatchTests {
     static let alice = GatewayEndToEndTests.alice
     static let bob = GatewayEndToEndTests.bob

@@ -5,7 +5,7 @@ import Testing
 
 /// The gateway answers PostgREST's dialect as PostgREST does, PostgreSQL doing the work:
 /// statuses, error bodies, upserts, ranges and counts.
-@Suite("Gateway: PostgREST's dialect over PostgreSQL", .offCooperativePool)
+@Suite("Gateway: PostgREST's dialect over PostgreSQL", .offCooperativePool, .timeLimit(.minutes(10)))
 struct GatewayDialectTests {
     static let alice = GatewayEndToEndTests.alice
     static let base = "http://127.0.0.1:1/rest/v1/"

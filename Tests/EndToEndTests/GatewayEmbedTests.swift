@@ -5,7 +5,7 @@ import Testing
 
 /// Embedded tables on PostgreSQL: the embed is a subquery run as the request's role, so
 /// row-level security applies inside it as on Supabase.
-@Suite("Gateway: embedded tables over PostgreSQL", .offCooperativePool)
+@Suite("Gateway: embedded tables over PostgreSQL", .offCooperativePool, .timeLimit(.minutes(10)))
 struct GatewayEmbedTests {
     static let alice = GatewayEndToEndTests.alice
     static let bob = GatewayEndToEndTests.bob

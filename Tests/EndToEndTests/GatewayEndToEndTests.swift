@@ -6,7 +6,7 @@ import Testing
 
 /// The engine against PostgreSQL through the gateway, over real HTTP (`URLSessionTransport` to
 /// ``LocalHTTPServer``): what the engine shows is compared with what the server holds.
-@Suite("End to end: PostgreSQL through the gateway over HTTP", .offCooperativePool)
+@Suite("End to end: PostgreSQL through the gateway over HTTP", .offCooperativePool, .timeLimit(.minutes(10)))
 struct GatewayEndToEndTests {
     static let alice = "a11ce000-0000-4000-8000-000000000001"
     static let bob = "b0b00000-0000-4000-8000-000000000002"

@@ -6,7 +6,7 @@ import Testing
 
 /// Real HTTP failures between the engine and PostgreSQL: proxies' pages, dropped and lost
 /// answers, a server that goes away, a slow answer overtaken by a write.
-@Suite("End to end: faults over HTTP", .offCooperativePool)
+@Suite("End to end: faults over HTTP", .offCooperativePool, .timeLimit(.minutes(10)))
 struct GatewayFaultTests {
     static let alice = GatewayEndToEndTests.alice
 

@@ -4,7 +4,7 @@ import Testing
 /// Cases ported from PostgREST's own spec suite, sent to ``PostgresGateway`` on PostgreSQL: the
 /// stand-in must answer as PostgREST does, or refuse with a 400 that names what it does not
 /// support, never answer differently (a test passing on the stand-in must pass on Supabase).
-@Suite("Gateway fidelity: PostgREST's own spec cases", .offCooperativePool)
+@Suite("Gateway fidelity: PostgREST's own spec cases", .offCooperativePool, .timeLimit(.minutes(10)))
 struct GatewayFidelityTests {
     static let cases: [FidelityCase] =
         QuerySpecCases.cases + QuerySelectOrderCases.cases + RangeSpecCases.cases + AndOrParamsSpecCases.cases

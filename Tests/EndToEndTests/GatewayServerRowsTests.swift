@@ -6,7 +6,7 @@ import Testing
 
 /// A write sent at once lays the server's rows (its ids and defaults) into the cached lists when
 /// what it sent lacks columns they read, end to end on PostgreSQL, so the lists decode offline.
-@Suite("End to end: online writes lay the server's rows", .offCooperativePool)
+@Suite("End to end: online writes lay the server's rows", .offCooperativePool, .timeLimit(.minutes(10)))
 struct GatewayServerRowsTests {
     static let alice = GatewayEndToEndTests.alice
 

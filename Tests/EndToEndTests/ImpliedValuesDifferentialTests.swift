@@ -8,7 +8,7 @@ import Testing
 /// The values a list's filters imply, against a real PostgreSQL: wherever the overlay takes a
 /// write's condition as decided for a list's row (``ImpliedValues``), PostgreSQL holds it true for
 /// every row the list's filter admits, over a column of every type a JSON value may come from.
-@Suite("Implied values against a real PostgreSQL", .offCooperativePool)
+@Suite("Implied values against a real PostgreSQL", .offCooperativePool, .timeLimit(.minutes(10)))
 struct ImpliedValuesDifferentialTests {
     @Test("no value a list's filter implies ever decides a write's condition PostgreSQL would not")
     func neverDecidesWhatPostgresWouldNot() throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// The follow tests' feed reads PostgreSQL's `test_decoding` output: a decoded row must be the
 /// row the gateway answers with, or a list fed by it would never equal the server's answer.
-@Suite("End to end: rows decoded from PostgreSQL's log", .offCooperativePool)
+@Suite("End to end: rows decoded from PostgreSQL's log", .offCooperativePool, .timeLimit(.minutes(10)))
 struct LogicalDecodingTests {
     @Test("an inserted row decoded from the log equals the row the gateway answers, value for value")
     func decodedRowEqualsGatewayRow() async throws {

@@ -2,7 +2,9 @@ import Foundation
 import OfflineEngineTesting
 import Testing
 
-@Suite("End to end: the tests' blocking calls stay off the cooperative pool", .offCooperativePool)
+@Suite(
+    "End to end: the tests' blocking calls stay off the cooperative pool", .offCooperativePool,
+    .timeLimit(.minutes(10)))
 struct OffCooperativePoolTests {
     @Test("a test under .offCooperativePool, and the tasks it starts, run on the growing executor")
     func runsOnTheExecutor() async {

@@ -7,7 +7,7 @@ import Testing
 /// The app process killed with SIGKILL in the middle of a replay and started again, round after
 /// round, while the server and PostgreSQL live on in this process: every acknowledged write
 /// reaches the server exactly once, in the order it was made.
-@Suite("End to end: killed during replay", .offCooperativePool)
+@Suite("End to end: killed during replay", .offCooperativePool, .timeLimit(.minutes(10)))
 struct ReplayCrashTests {
     static let rounds = 20
     static let user = GatewayEndToEndTests.alice

@@ -6,7 +6,7 @@ import Testing
 
 /// The local server reads HTTP/1.1 off real sockets and answers with its handler, so a client
 /// goes through `URLSessionTransport` as an app does.
-@Suite("Local HTTP server")
+@Suite("Local HTTP server", .timeLimit(.minutes(10)))
 struct LocalHTTPServerTests {
     @Test(
         "a client on URLSessionTransport: writes made offline replay in order once online, and a fetch returns the server's rows"

@@ -5,7 +5,7 @@ import Testing
 
 /// Each fault of the recording transport does what it says, and the log's wait ends on the
 /// requests it waits for or on its timeout.
-@Suite("Recording transport")
+@Suite("Recording transport", .timeLimit(.minutes(10)))
 struct RecordingTransportTests {
     private static let tasksURL = URL(string: "https://example.invalid/rest/v1/tasks")!
 

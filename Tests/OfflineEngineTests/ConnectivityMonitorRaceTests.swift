@@ -8,7 +8,7 @@ import Testing
 /// network comes back. The cancelling thread holds the reader task's status lock while the
 /// stream's termination handler runs; the monitor must not hold its own lock while waking that
 /// task, or the two wait on each other for good.
-@Suite("Connectivity monitor races")
+@Suite("Connectivity monitor races", .timeLimit(.minutes(10)))
 struct ConnectivityMonitorRaceTests {
     @Test("readers that stop while the network comes back and goes do not deadlock the monitor")
     func stoppingReadersWhileTheNetworkChanges() async throws {

@@ -4,7 +4,7 @@ import Testing
 @testable import OfflineEngine
 
 /// How the connectivity monitor combines its sources and tells readers.
-@Suite("Connectivity monitor")
+@Suite("Connectivity monitor", .timeLimit(.minutes(10)))
 struct ConnectivityMonitorTests {
     @Test("with no source the state is unknown, which is not known down")
     func unknownWithoutSources() {

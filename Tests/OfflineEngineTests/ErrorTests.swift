@@ -28,7 +28,7 @@ private func expectPrivate(_ error: any Error, sourceLocation: SourceLocation = 
     }
 }
 
-@Suite("Errors")
+@Suite("Errors", .timeLimit(.minutes(10)))
 struct ErrorTests {
     @Test("a PostgREST error body decodes, and its description names no server text")
     func postgrestError() throws {

@@ -3,7 +3,7 @@ import Testing
 @testable import OfflineEngine
 
 /// The built-in failure classes, case by case (`FailureClass.standard`).
-@Suite("Failure classes")
+@Suite("Failure classes", .timeLimit(.minutes(10)))
 struct FailureClassTests {
     @Test(
         "each status and code falls in its class",

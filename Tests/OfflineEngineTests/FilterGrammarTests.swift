@@ -20,7 +20,7 @@ private func randomString(_ generator: inout SeededRandom) -> String {
     return (0..<length).map { _ in alphabet.randomElement(using: &generator)! }.joined()
 }
 
-@Suite("Filter grammar")
+@Suite("Filter grammar", .timeLimit(.minutes(10)))
 struct FilterGrammarTests {
     @Test("an or-string parses into the structured logic tree")
     func logicTree() {

@@ -4,7 +4,7 @@ import Testing
 
 /// One test per rule of the filter evaluator; the differential test proves them against a real
 /// PostgreSQL, these pin them down by name.
-@Suite("Filter rules")
+@Suite("Filter rules", .timeLimit(.minutes(10)))
 struct FilterRuleTests {
     let evaluator = FilterEvaluator(keyColumns: ["id"])
 

@@ -5,7 +5,7 @@ import Testing
 @testable import OfflineEngine
 
 /// The byte parser against the Foundation path, which serves as the oracle.
-@Suite("JSON parser")
+@Suite("JSON parser", .timeLimit(.minutes(10)))
 struct JSONParserTests {
     /// Both paths' outcome for one text: the value, or that it threw.
     private static func outcomes(_ data: Data) -> (parser: JSONValue?, foundation: JSONValue?) {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("Exact JSON")
+@Suite("Exact JSON", .timeLimit(.minutes(10)))
 struct JSONTextTests {
     @Test("a bigint and a numeric round-trip with their digits")
     func numbersKeepDigits() throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// The manual clock: time moves only on advance, sleepers wake in deadline order, cancellation
 /// never leaves a sleeper behind.
-@Suite("Manual clock")
+@Suite("Manual clock", .timeLimit(.minutes(10)))
 struct ManualClockTests {
     @Test("advance wakes the sleepers due, in deadline order, stepping now to each deadline")
     func wakesInDeadlineOrder() async throws {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("Overlay: limits, reproduced as documented")
+@Suite("Overlay: limits, reproduced as documented", .timeLimit(.minutes(10)))
 struct OverlayLimitsTests {
     typealias F = OverlayFixture
 

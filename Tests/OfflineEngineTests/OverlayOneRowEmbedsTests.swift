@@ -5,7 +5,7 @@ import Testing
 
 /// The embeds of one row the overlay reads from a list's `select`, and what it lays on a written
 /// row: pure values, no client.
-@Suite("Overlay: embeds of one row")
+@Suite("Overlay: embeds of one row", .timeLimit(.minutes(10)))
 struct OverlayOneRowEmbedsTests {
     @Test(
         "select items are read as embeds: alias, name, hint and join modifiers; plain columns and spreads are not"

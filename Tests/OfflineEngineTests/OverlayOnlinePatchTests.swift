@@ -3,7 +3,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("Overlay: accepted writes patched into the cache")
+@Suite("Overlay: accepted writes patched into the cache", .timeLimit(.minutes(10)))
 struct OverlayOnlinePatchTests {
     typealias F = OverlayFixture
 

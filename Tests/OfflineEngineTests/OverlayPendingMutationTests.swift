@@ -3,7 +3,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("Overlay: pending mutations and their row keys")
+@Suite("Overlay: pending mutations and their row keys", .timeLimit(.minutes(10)))
 struct OverlayPendingMutationTests {
     typealias F = OverlayFixture
 

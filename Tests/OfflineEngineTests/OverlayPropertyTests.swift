@@ -4,7 +4,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("Overlay: model-based property")
+@Suite("Overlay: model-based property", .timeLimit(.minutes(10)))
 struct OverlayPropertyTests {
     typealias F = OverlayFixture
 

@@ -2,7 +2,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("Overlay: keys the writes reach")
+@Suite("Overlay: keys the writes reach", .timeLimit(.minutes(10)))
 struct OverlayReachedKeysTests {
     @Test("the fingerprint bits never hide a reached key and the set answers the rest")
     func reachedKeys() {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("Overlay: how rows are matched")
+@Suite("Overlay: how rows are matched", .timeLimit(.minutes(10)))
 struct OverlayRowMatchingTests {
     typealias F = OverlayFixture
 

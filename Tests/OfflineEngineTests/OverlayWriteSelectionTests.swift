@@ -3,7 +3,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("Overlay: which writes apply")
+@Suite("Overlay: which writes apply", .timeLimit(.minutes(10)))
 struct OverlayWriteSelectionTests {
     typealias F = OverlayFixture
 

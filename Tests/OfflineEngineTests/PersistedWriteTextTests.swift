@@ -7,7 +7,7 @@ import Testing
 /// The store's text of a write, written member by member, against the text of the same write
 /// built as a JSON value and written with sorted keys: the bytes must not differ, or a store
 /// written by one version would hold writes of two shapes.
-@Suite("The stored text of a write")
+@Suite("The stored text of a write", .timeLimit(.minutes(10)))
 struct PersistedWriteTextTests {
     @Test("the stored writes of the fuzz seeds keep their bytes")
     func seedsKeepTheirBytes() throws {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("Query rows")
+@Suite("Query rows", .timeLimit(.minutes(10)))
 struct QueryRowsTests {
     private static func rows(_ ids: ClosedRange<Int>) -> [Row] {
         ids.map { ["id": .number(JSONNumber($0))] as Row }

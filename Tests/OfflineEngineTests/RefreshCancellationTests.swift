@@ -4,7 +4,7 @@ import Testing
 @testable import OfflineEngine
 
 /// Cancelling the task that runs a refresh stops it cleanly: no sleeper, no attempt left behind.
-@Suite("Refresh cancellation")
+@Suite("Refresh cancellation", .timeLimit(.minutes(10)))
 struct RefreshCancellationTests {
     @Test("cancelling during a retry wait leaves no sleeper on the clock")
     func cancelDuringWait() async throws {

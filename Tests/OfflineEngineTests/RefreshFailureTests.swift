@@ -4,7 +4,7 @@ import Testing
 @testable import OfflineEngine
 
 /// A stalled refresh's cause is safe to show: no URL, filter value, token or row data.
-@Suite("Refresh failure")
+@Suite("Refresh failure", .timeLimit(.minutes(10)))
 struct RefreshFailureTests {
     private struct LeakyError: Error, CustomStringConvertible {
         var description: String {

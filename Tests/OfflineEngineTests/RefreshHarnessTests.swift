@@ -152,7 +152,7 @@ final class ScriptedSession: Sendable {
     }
 }
 
-@Suite("Refresh test harness")
+@Suite("Refresh test harness", .timeLimit(.minutes(10)))
 struct RefreshHarnessTests {
     @Test("a timeout guard fails a wait that never ends, instead of hanging")
     func timeoutGuardFails() async {

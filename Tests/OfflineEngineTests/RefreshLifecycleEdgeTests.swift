@@ -4,7 +4,7 @@ import Testing
 
 /// One test per edge of the reference's state diagram, each driven through a Refresher on a
 /// manual clock.
-@Suite("Refresh lifecycle: the diagram's edges")
+@Suite("Refresh lifecycle: the diagram's edges", .timeLimit(.minutes(10)))
 struct RefreshLifecycleEdgeTests {
     private let a = TestFailure(name: "a")
     private let b = TestFailure(name: "b")

@@ -3,7 +3,7 @@ import Testing
 @testable import OfflineEngine
 
 /// The retry schedule, the fourth-failure rule, the cause rule and the waits cut short.
-@Suite("Refresh retry schedule")
+@Suite("Refresh retry schedule", .timeLimit(.minutes(10)))
 struct RefreshRetryScheduleTests {
     private let failures = (1...8).map { TestFailure(name: "failure \($0)") }
 

@@ -3,7 +3,7 @@ import Testing
 @testable import OfflineEngine
 
 /// Cold start, session restore, and the authenticatedSessionOnly rule for empty answers.
-@Suite("Refresh and the session")
+@Suite("Refresh and the session", .timeLimit(.minutes(10)))
 struct RefreshSessionTests {
     @Test("until the stored session is restored the refresh reads Refreshing and sends nothing")
     func coldStartWaitsForSession() async throws {

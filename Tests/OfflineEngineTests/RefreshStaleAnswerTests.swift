@@ -3,7 +3,7 @@ import Testing
 @testable import OfflineEngine
 
 /// An old answer never replaces a newer write: what the refresh does with a refused answer.
-@Suite("Refresh and stale answers")
+@Suite("Refresh and stale answers", .timeLimit(.minutes(10)))
 struct RefreshStaleAnswerTests {
     @Test("an answer that left before the table's last change is refused and asked again at once")
     func refusedIsAskedAgain() async throws {

@@ -4,7 +4,7 @@ import Testing
 @testable import OfflineEngine
 
 /// The pure state machine: only the diagram's edges, and the decisions the reference leaves open.
-@Suite("Refresh state machine")
+@Suite("Refresh state machine", .timeLimit(.minutes(10)))
 struct RefreshStateMachineTests {
     /// A state by name (a stall's cause left out), as the client's events name it.
     private typealias Kind = SyncEvent.Refresh

@@ -4,7 +4,7 @@ import Testing
 @testable import OfflineEngine
 
 /// Which consecutive writes of a run share a request (`ReplayBatch.batches`), with plain values.
-@Suite("Replay batches: which writes share a request")
+@Suite("Replay batches: which writes share a request", .timeLimit(.minutes(10)))
 struct ReplayBatchTests {
     private static func write(_ mutation: Mutation) -> ReplayRun.Write {
         ReplayRun.Write(mutation: mutation, life: WriteLife.restored(attempts: 0, interrupted: false))

@@ -340,7 +340,7 @@ let requestCases: [RequestCase] = [
         body: nil),
 ]
 
-@Suite("Request building")
+@Suite("Request building", .timeLimit(.minutes(10)))
 struct RequestBuildingTests {
     @Test(
         "each read and write goes out with the exact method, URL, headers and body", arguments: requestCases)

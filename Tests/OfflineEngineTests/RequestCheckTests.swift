@@ -6,7 +6,7 @@ import Testing
 /// A write made offline is checked without building its request (`RequestBuilder.check`): it
 /// must refuse exactly what building the request refuses, so nothing that can never be sent is
 /// queued and nothing that can is refused.
-@Suite("Checking a write before it is queued")
+@Suite("Checking a write before it is queued", .timeLimit(.minutes(10)))
 struct RequestCheckTests {
     private static let endpoint = RESTEndpoint(
         url: URL(string: "https://abc.supabase.co")!, apiKey: "anon-key")

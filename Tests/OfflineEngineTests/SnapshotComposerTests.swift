@@ -4,7 +4,7 @@ import Testing
 @testable import OfflineEngine
 
 /// The pure composer of live reads: facts and refresh reports in, snapshots out.
-@Suite("Composing a live read's snapshots")
+@Suite("Composing a live read's snapshots", .timeLimit(.minutes(10)))
 struct SnapshotComposerTests {
     private typealias F = OverlayFixture
 

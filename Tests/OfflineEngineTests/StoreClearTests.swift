@@ -3,7 +3,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("Store clear leaves nothing readable")
+@Suite("Store clear leaves nothing readable", .timeLimit(.minutes(10)))
 struct StoreClearTests {
     static let secrets = ["token-SECRET-abc123", "cached-SECRET-def456", "queued-SECRET-ghi789"]
 

@@ -9,7 +9,7 @@ import Testing
     import Darwin
 #endif
 
-@Suite("Store crash recovery", .serialized)
+@Suite("Store crash recovery", .serialized, .timeLimit(.minutes(10)))
 struct StoreCrashRecoveryTests {
     /// The StoreCrashHelper executable, built into the same products folder as this test bundle.
     static func helperExecutable() -> URL? {

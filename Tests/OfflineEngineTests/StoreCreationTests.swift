@@ -3,7 +3,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("Store creation")
+@Suite("Store creation", .timeLimit(.minutes(10)))
 struct StoreCreationTests {
     private static func databaseFile(in folder: URL) -> URL {
         folder.appendingPathComponent(Storage.fileName)
@@ -75,7 +75,7 @@ struct StoreCreationTests {
     }
 }
 
-@Suite("Store creation: incremental vacuum")
+@Suite("Store creation: incremental vacuum", .timeLimit(.minutes(10)))
 struct StoreIncrementalVacuumTests {
     @Test("a new store's file gives freed pages back without a rebuild (auto_vacuum is incremental)")
     func newStoreHasIncrementalVacuum() async throws {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("Store files")
+@Suite("Store files", .timeLimit(.minutes(10)))
 struct StoreFilePermissionTests {
     private static func permissions(_ url: URL) throws -> Int {
         let attributes = try FileManager.default.attributesOfItem(atPath: url.path)

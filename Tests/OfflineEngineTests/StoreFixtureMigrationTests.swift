@@ -8,7 +8,7 @@ import Testing
 /// version (`Fixtures/`, made by `scripts/make-store-fixtures.sh`): nothing is lost, the queue
 /// replays exactly once and in order, and the file after migration holds, column by column, what
 /// it held before.
-@Suite("Store files of every schema version")
+@Suite("Store files of every schema version", .timeLimit(.minutes(10)))
 struct StoreFixtureMigrationTests {
     /// The schema versions with a fixture. A new schema version adds its number here, once the
     /// script has made its files.

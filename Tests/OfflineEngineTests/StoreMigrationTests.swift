@@ -3,7 +3,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("Store schema migration")
+@Suite("Store schema migration", .timeLimit(.minutes(10)))
 struct StoreMigrationTests {
     /// The version-1 layout, written out literally as the first release shipped it.
     /// The migrated cache's owner's list `k` (each user's lists are kept apart from version 6

@@ -3,7 +3,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("Store open errors")
+@Suite("Store open errors", .timeLimit(.minutes(10)))
 struct StoreOpenErrorTests {
     private static func databaseFile(in folder: URL) -> URL {
         folder.appendingPathComponent(Storage.fileName)

@@ -17,7 +17,7 @@ func sampleWrite(table: String = "tasks", owner: String? = "user-1", title: Stri
     return Mutation(ownerID: owner, table: table, operation: .insert, rows: [row])
 }
 
-@Suite("Store keeps data across a restart")
+@Suite("Store keeps data across a restart", .timeLimit(.minutes(10)))
 struct StorePersistenceTests {
     @Test("a cached list and the queue read back after reopening, numbers exact")
     func listAndQueueSurviveReopen() async throws {

@@ -16,7 +16,7 @@ private actor RecordingWriter {
     }
 }
 
-@Suite("Store queue order")
+@Suite("Store queue order", .timeLimit(.minutes(10)))
 struct StoreQueueOrderTests {
     @Test("concurrent writers keep the queue in call order")
     func callOrderUnderConcurrency() async throws {

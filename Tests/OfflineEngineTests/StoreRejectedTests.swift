@@ -3,7 +3,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("Store rejected writes")
+@Suite("Store rejected writes", .timeLimit(.minutes(10)))
 struct StoreRejectedTests {
     @Test("a rejected write leaves the queue and stays, with the server's words, until dismissed")
     func persistsUntilDismissed() async throws {

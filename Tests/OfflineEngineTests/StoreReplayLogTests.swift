@@ -3,7 +3,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("Store replay log")
+@Suite("Store replay log", .timeLimit(.minutes(10)))
 struct StoreReplayLogTests {
     @Test("a table keeps its newest 1,000 replayed writes; other tables are untouched")
     func capPerTable() async throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// Ticks order a request against the changes of its table: a tick is read without a commit, and
 /// a tick read after a relaunch is larger than every tick stored before it.
-@Suite("Store ticks")
+@Suite("Store ticks", .timeLimit(.minutes(10)))
 struct StoreTickTests {
     @Test("a tick is read without a commit, and larger than the tick read before it")
     func tickCostsNoCommit() async throws {

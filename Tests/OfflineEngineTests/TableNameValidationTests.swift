@@ -4,7 +4,7 @@ import Testing
 
 /// Which table names a request may name: every scalar below U+3000 (and a few beyond) in a
 /// name, against the rule written with Unicode's properties alone.
-@Suite("Table name validation")
+@Suite("Table name validation", .timeLimit(.minutes(10)))
 struct TableNameValidationTests {
     /// The rule: no path or query delimiter, `%`, backslash, whitespace, control or format
     /// character.

@@ -2,7 +2,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("A table's replay log in memory")
+@Suite("A table's replay log in memory", .timeLimit(.minutes(10)))
 struct TablesReplayLogTests {
     private static func entry(tick: Int) -> ReplayEntry {
         ReplayEntry(

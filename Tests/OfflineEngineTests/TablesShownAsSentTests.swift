@@ -6,7 +6,7 @@ import Testing
 /// write is looked for when one stops showing as sent, so queueing a write offline never
 /// searches (or copies) the table's queued writes: the cost of a queued write stays flat in the
 /// queue's length.
-@Suite("Writes shown as sent at once")
+@Suite("Writes shown as sent at once", .timeLimit(.minutes(10)))
 struct TablesShownAsSentTests {
     private static let table = TableID(schema: nil, table: "tasks")
 

@@ -4,7 +4,7 @@ import Testing
 @testable import OfflineEngine
 
 /// `UUID.random()`: the ids of queued writes and the keys made on the device.
-@Suite("Random UUIDs")
+@Suite("Random UUIDs", .timeLimit(.minutes(10)))
 struct UUIDRandomTests {
     @Test("10,000 are distinct version-4 UUIDs of the RFC 4122 variant, read back from their text")
     func versionFour() throws {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("UUID text")
+@Suite("UUID text", .timeLimit(.minutes(10)))
 struct UUIDTextTests {
     @Test("the lower-case text is Foundation's, lowercased, for any UUID")
     func matchesFoundation() {

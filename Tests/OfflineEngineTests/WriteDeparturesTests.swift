@@ -7,7 +7,7 @@ import Testing
 
 /// `outcome(of:)` waits on its write's own departure from the queue (`WriteDepartures`), not on
 /// every change of the queue.
-@Suite("A write's departure from the queue wakes only its own waiters")
+@Suite("A write's departure from the queue wakes only its own waiters", .timeLimit(.minutes(10)))
 struct WriteDeparturesTests {
     @Test("a waiter wakes when its write leaves, not when another does")
     func wakesOnItsOwnWrite() async throws {

@@ -2,7 +2,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("A queued write's life")
+@Suite("A queued write's life", .timeLimit(.minutes(10)))
 struct WriteLifeTests {
     @Test("a write is sent only once its append committed, and a send begun counts an attempt")
     func storedThenSent() {

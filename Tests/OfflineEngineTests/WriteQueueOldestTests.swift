@@ -5,7 +5,7 @@ import Testing
 
 /// `WriteQueue.oldest(visibleTo:)`, which the sync status reads on every publish: the answer
 /// it keeps between scans must be the one a scan would give, among the writes the store holds.
-@Suite("The oldest write a user sees")
+@Suite("The oldest write a user sees", .timeLimit(.minutes(10)))
 struct WriteQueueOldestTests {
     private static func write(_ owner: String?, at seconds: Double) -> QueueEntry {
         QueueEntry(

@@ -4,7 +4,7 @@ import OfflineEngineTesting
 import Testing
 
 /// The catalog's and the README's cache snippets, run on the public API.
-@Suite("Cache budget, public API only")
+@Suite("Cache budget, public API only", .timeLimit(.minutes(10)))
 struct CacheTests {
     @Test("evict(table:) and purge() remove cached lists, and cacheSize() follows")
     func removalSnippetsRun() async throws {

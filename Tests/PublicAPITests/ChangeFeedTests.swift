@@ -6,7 +6,7 @@ import Testing
 /// The catalog's "Changes from other devices" bridge, run against supabase-swift's Realtime as a
 /// stand-in: a change the channel sends shows in a live list, and the channel's status shows in
 /// the sync status.
-@Suite("Changes from other devices, public API only")
+@Suite("Changes from other devices, public API only", .timeLimit(.minutes(10)))
 struct ChangeFeedTests {
     @Test("Realtime's insert, update and delete reach the live list through the bridge; its status shows")
     func bridge() async throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// The documented snippets run end to end on the public API only: an in-memory server behind a
 /// recording transport, an in-memory store and a manual clock.
-@Suite("Documented flow, public API only")
+@Suite("Documented flow, public API only", .timeLimit(.minutes(10)))
 struct DocumentedFlowTests {
     @Test("read, write online, write offline, and the queued write syncs when the network is back")
     func documentedFlow() async throws {

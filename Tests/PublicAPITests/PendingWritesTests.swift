@@ -6,7 +6,7 @@ import Testing
 /// The catalog's "Showing pending and rejected writes" models, run on the public API: the list's
 /// model marks a pending write's row, the status model shows its refusal, and fixTitle sends it
 /// again.
-@Suite("Pending and rejected writes, public API only")
+@Suite("Pending and rejected writes, public API only", .timeLimit(.minutes(10)))
 struct PendingWritesTests {
     @Test("the models show a pending write's mark, then its refusal, and fixTitle sends it again")
     @MainActor

@@ -14,7 +14,7 @@ func readmeTableSettings(_ configuration: inout Configuration) {
 
 /// Rows made offline, public API only: a model decoding its server-made columns as non-optional
 /// reads a row written offline.
-@Suite("Rows made offline, public API only")
+@Suite("Rows made offline, public API only", .timeLimit(.minutes(10)))
 struct RowsMadeOfflineTests {
     /// A channel whose `id` and `created_at` the server makes, decoded by hand as some apps do
     /// (keys named where they are read).

@@ -5,7 +5,7 @@ import Testing
 
 /// The catalog's "Signing in with supabase-swift" snippets, run against supabase-swift's Auth as
 /// a stand-in: the token provider names the user, and the auth state changes sign out.
-@Suite("Signing in with supabase-swift, public API only")
+@Suite("Signing in with supabase-swift, public API only", .timeLimit(.minutes(10)))
 struct SigningInTests {
     @Test("the token provider's user is the client's; following authStateChanges signs out with the app")
     func bridge() async throws {

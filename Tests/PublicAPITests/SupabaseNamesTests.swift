@@ -24,7 +24,7 @@ struct TaskQueries {
 }
 
 /// supabase-swift's names: the builder types, and `single()` / `maybeSingle()` on `rpc`.
-@Suite("supabase-swift's names")
+@Suite("supabase-swift's names", .timeLimit(.minutes(10)))
 struct SupabaseNamesTests {
     private static func client(_ server: InMemoryPostgREST) async throws -> OfflineClient {
         try await OfflineClient(

@@ -36,7 +36,7 @@ final class TasksModel: Sendable {
 
 /// `OfflineClient(configuration:)` made where supabase-swift's client is made (a global, a
 /// synchronous `init`), and used at once: the calls wait for the store to open.
-@Suite("A client made without try or await")
+@Suite("A client made without try or await", .timeLimit(.minutes(10)))
 struct SynchronousClientTests {
     @Test("a global client answers a read and queues a write offline at once")
     func globalClient() async throws {

@@ -7,7 +7,7 @@ import Testing
 
 /// `swift run Sample`'s story, run as the sample runs it (a local server, URLSession, a store on
 /// disk), its output checked for what the story must show.
-@Suite("The sample's story")
+@Suite("The sample's story", .timeLimit(.minutes(10)))
 struct SampleStoryTests {
     @Test("it shows the five Sync phrases, a cloud mark, a rejected write and the relaunch")
     func story() async throws {
@@ -75,7 +75,7 @@ struct SampleStoryTests {
 }
 
 /// `--url` and `--key` against a project: here a local server standing in for one.
-@Suite("The sample against a project")
+@Suite("The sample against a project", .timeLimit(.minutes(10)))
 struct SampleRemoteTests {
     @Test("it reads the table's rows from the server, and writes one row only with --write")
     func remote() async throws {

@@ -4,7 +4,9 @@ import Testing
 
 @testable import Streams
 
-@Suite("combineLatest of two state holders, waking on the changes of the first that matter")
+@Suite(
+    "combineLatest of two state holders, waking on the changes of the first that matter",
+    .timeLimit(.minutes(2)))
 struct CombineLatestStatesFilterTests {
     @Test(
         "a change of the first that does not matter leaves the reader waiting; one that does wakes it with the newest values"

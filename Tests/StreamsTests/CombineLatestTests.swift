@@ -2,7 +2,7 @@ import OfflineEngineTesting
 import Streams
 import Testing
 
-@Suite struct CombineLatestTests {
+@Suite(.timeLimit(.minutes(2))) struct CombineLatestTests {
     @Test func waitsForEverySideThenCombinesEachNewElement() async throws {
         let (letters, continuation) = AsyncStream.makeStream(of: String.self)
         let numbers = ScriptedSequence([1, 2, 3])

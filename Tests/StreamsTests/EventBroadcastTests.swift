@@ -2,7 +2,7 @@ import OfflineEngineTesting
 import Streams
 import Testing
 
-@Suite struct EventBroadcastTests {
+@Suite(.timeLimit(.minutes(2))) struct EventBroadcastTests {
     @Test func readerReceivesEveryEventSentAfterSubscribingInOrder() async {
         let events = EventBroadcast<Int, Never>()
         events.send(0)

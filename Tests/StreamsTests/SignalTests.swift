@@ -2,7 +2,7 @@ import OfflineEngineTesting
 import Streams
 import Testing
 
-@Suite struct SignalTests {
+@Suite(.timeLimit(.minutes(2))) struct SignalTests {
     @Test func aFireBetweenSubscribingAndWaitingIsKept() async {
         let signal = Signal()
         let subscription = signal.subscribe()

@@ -4,7 +4,7 @@ import Testing
 
 /// The reads of supabase-swift's `BuildURLRequestTests`, each named after its snapshot; the
 /// expected requests are those snapshots, as PostgREST reads them.
-@Suite("BuildURLRequestTests: reads")
+@Suite("BuildURLRequestTests: reads", .timeLimit(.minutes(10)))
 struct BuildURLRequestReadTests {
     static let plusInValue = "Cigányka-ér (0+400 cskm) vízrajzi állomás"
 

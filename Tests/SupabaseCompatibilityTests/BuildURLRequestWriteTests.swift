@@ -9,7 +9,7 @@ import Testing
 /// is always an array (one row is `[{...}]`, which inserts the same row as `{...}`), and a write
 /// that asks for no rows says `return=minimal` where supabase-swift leaves PostgREST's default
 /// (also `minimal`) unsaid.
-@Suite("BuildURLRequestTests: writes and calls")
+@Suite("BuildURLRequestTests: writes and calls", .timeLimit(.minutes(10)))
 struct BuildURLRequestWriteTests {
     /// supabase-swift's `RequestUser`: `username` is left out of the JSON when `nil`.
     struct RequestUser: Encodable, Sendable {

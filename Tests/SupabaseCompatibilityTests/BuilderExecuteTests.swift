@@ -5,7 +5,7 @@ import Testing
 /// supabase-swift's `PostgrestBuilderTests` on the request `execute` sends (`HEAD`, a count, a
 /// schema), each named after its test function. supabase-swift passes `head` and `count` to
 /// `execute(options:)`; here they are `select`'s arguments.
-@Suite("PostgrestBuilderTests")
+@Suite("PostgrestBuilderTests", .timeLimit(.minutes(10)))
 struct BuilderExecuteTests {
     @Test("executeWithHead")
     func head() async throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// supabase-swift's `PostgrestFilterBuilderTests` for arrays, ranges, JSON, pattern lists and
 /// text search, each named after its test function.
-@Suite("PostgrestFilterBuilderTests: collections and text search")
+@Suite("PostgrestFilterBuilderTests: collections and text search", .timeLimit(.minutes(10)))
 struct FilterBuilderCollectionTests {
     static let cases: [WireCase] =
         [

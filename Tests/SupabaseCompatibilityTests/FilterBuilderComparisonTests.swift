@@ -5,7 +5,7 @@ import Testing
 /// supabase-swift's `PostgrestFilterBuilderTests` for comparisons, lists, negation and logic
 /// trees, each named after its test function. Their fixture sends `apikey`, as every request
 /// here does.
-@Suite("PostgrestFilterBuilderTests: comparisons")
+@Suite("PostgrestFilterBuilderTests: comparisons", .timeLimit(.minutes(10)))
 struct FilterBuilderComparisonTests {
     static let cases: [WireCase] = [
         .read("notFilter", ["select": "*", "status": "not.eq.OFFLINE"]) {

@@ -4,7 +4,7 @@ import Testing
 
 /// supabase-swift's `PostgrestFilterValueTests` for scalar values, checked where they end up:
 /// in a filter's value on the wire. Each is named after its test function.
-@Suite("PostgrestFilterValueTests")
+@Suite("PostgrestFilterValueTests", .timeLimit(.minutes(10)))
 struct FilterValueTests {
     @Test("uuid")
     func uuidValue() async throws {

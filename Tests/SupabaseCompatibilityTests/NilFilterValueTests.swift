@@ -5,7 +5,7 @@ import Testing
 /// supabase-swift's `PostgrestNilFilterValueTests`: NULL is asked for with `is`, never with
 /// `eq`, each named after its test function. Here too an optional is not a `FilterValue`, so
 /// `eq("email", value: nil)` does not compile.
-@Suite("PostgrestNilFilterValueTests")
+@Suite("PostgrestNilFilterValueTests", .timeLimit(.minutes(10)))
 struct NilFilterValueTests {
     static let cases: [WireCase] = [
         // supabase-swift writes `is.NULL`; PostgREST reads an `is` value in any case.

@@ -7,7 +7,7 @@ import Testing
 /// Where a case sets a `Prefer: existing=value` header on the client first, the client-wide
 /// header cannot be expressed here; the rest of the case is ported and its own preferences
 /// compared.
-@Suite("PostgrestQueryBuilderTests")
+@Suite("PostgrestQueryBuilderTests", .timeLimit(.minutes(10)))
 struct QueryBuilderTests {
     /// supabase-swift's fixture row.
     struct User: Codable, Sendable {

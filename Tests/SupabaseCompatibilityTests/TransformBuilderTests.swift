@@ -4,7 +4,7 @@ import Testing
 
 /// supabase-swift's `PostgrestTransformBuilderTests` that this API can express (order, limit,
 /// range, one row, and a write's `select`), each named after its test function.
-@Suite("PostgrestTransformBuilderTests")
+@Suite("PostgrestTransformBuilderTests", .timeLimit(.minutes(10)))
 struct TransformBuilderTests {
     struct User: Codable, Sendable {
         var id: Int

@@ -7,7 +7,7 @@ import Testing
 /// (`author:profiles!user_id(username)`), and a message sent with `.select().single()` whose
 /// answer the screen shows at once. Online, offline, relaunched offline and back online against
 /// PostgreSQL with defaults, a trigger and row-level security.
-@Suite("Data layers: a chat", .offCooperativePool)
+@Suite("Data layers: a chat", .offCooperativePool, .timeLimit(.minutes(10)))
 struct ChatDataLayerTests {
     struct Channel: Decodable, Equatable {
         let id: UUID

@@ -7,7 +7,7 @@ import Testing
 /// of the user's liked posts that selects only `post_id` (filtering on `user_id`), like and
 /// unlike, and a workout log upserted on its conflict columns. Online, offline, relaunched
 /// offline and back online, against PostgreSQL with row-level security and defaults.
-@Suite("Data layers: likes with a composite key", .offCooperativePool)
+@Suite("Data layers: likes with a composite key", .offCooperativePool, .timeLimit(.minutes(10)))
 struct LikesDataLayerTests {
     struct LikedPost: Decodable, Equatable {
         let postID: UUID

@@ -7,7 +7,7 @@ import Testing
 /// new row shows without its `id` until the server has made one, so the model the README
 /// recommends decodes `id` as optional (and `created_at` is made on the device). The same app
 /// with nothing declared keeps the reference's limit: a queued row carries only what it wrote.
-@Suite("Data layers: notes keyed by the server's identity", .offCooperativePool)
+@Suite("Data layers: notes keyed by the server's identity", .offCooperativePool, .timeLimit(.minutes(10)))
 struct NotesDataLayerTests {
     /// The model the README recommends for a key only the server makes.
     struct Note: Decodable, Equatable {

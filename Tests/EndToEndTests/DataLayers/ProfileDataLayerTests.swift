@@ -7,7 +7,7 @@ import Testing
 /// `single()`, the badge with `select("id", head: true, count: .exact)`, and the notifications
 /// list. Online, offline, relaunched offline and back online against PostgreSQL with a trigger
 /// that stamps `updated_at` and row-level security.
-@Suite("Data layers: a profile with an unread badge", .offCooperativePool)
+@Suite("Data layers: a profile with an unread badge", .offCooperativePool, .timeLimit(.minutes(10)))
 struct ProfileDataLayerTests {
     struct Profile: Decodable, Equatable {
         let id: UUID

@@ -7,7 +7,7 @@ import Testing
 /// under the default cache per user: offline, online and over a relaunch, no snapshot shown
 /// while Bob is signed in holds a row the server would refuse Bob, and Alice's queued note waits
 /// for Alice and goes as Alice.
-@Suite("Data layers: a shared device", .offCooperativePool)
+@Suite("Data layers: a shared device", .offCooperativePool, .timeLimit(.minutes(10)))
 struct SharedDeviceTests {
     static let alice = GatewayEndToEndTests.alice
     static let bob = GatewayEndToEndTests.bob

@@ -7,7 +7,7 @@ import Testing
 /// `inserted_at`, decoded as non-optional; a trigger that trims titles), moved to the offline
 /// client with only the client changed, run online, offline, across a relaunch while offline,
 /// and back online against PostgreSQL with row-level security.
-@Suite("Data layers: a todo list", .offCooperativePool)
+@Suite("Data layers: a todo list", .offCooperativePool, .timeLimit(.minutes(10)))
 struct TodoDataLayerTests {
     struct Todo: Codable, Identifiable, Equatable {
         let id: UUID

@@ -4,7 +4,7 @@ import Testing
 /// The folders of the library depend on each other one way: each may name types of the folders
 /// below it in the order `docs/architecture.md` gives, never of one above (so no two folders
 /// depend on each other, directly or around a cycle).
-@Suite("Folders depend one way, in the order the architecture document gives")
+@Suite("Folders depend one way, in the order the architecture document gives", .timeLimit(.minutes(10)))
 struct FolderDependencyTests {
     /// The order written in `docs/architecture.md`, on its line `folders, lowest first: …`.
     static func documentedOrder() throws -> [String] {

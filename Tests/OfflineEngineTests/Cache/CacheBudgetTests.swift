@@ -4,7 +4,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("Cache budget: least-recently-read eviction off the caller's task")
+@Suite("Cache budget: least-recently-read eviction off the caller's task", .timeLimit(.minutes(10)))
 struct CacheBudgetTests {
     /// A client whose cache may hold `budget` bytes, over a table of rows of about `padding` bytes.
     private static func fixture(

@@ -4,7 +4,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("Cache budget: pinned lists are never evicted")
+@Suite("Cache budget: pinned lists are never evicted", .timeLimit(.minutes(10)))
 struct CachePinningTests {
     private static let tables = [
         "live": paddedRows(3, padding: 40), "queued": paddedRows(3, padding: 40),

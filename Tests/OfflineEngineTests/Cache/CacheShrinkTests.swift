@@ -4,7 +4,9 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("Cache budget: a lowered budget shrinks the store, and evicted rows leave the files")
+@Suite(
+    "Cache budget: a lowered budget shrinks the store, and evicted rows leave the files",
+    .timeLimit(.minutes(10)))
 struct CacheShrinkTests {
     /// A client on `folder` whose cache holds `reads` lists of 20 padded items, one per read
     /// (each filters on another id).

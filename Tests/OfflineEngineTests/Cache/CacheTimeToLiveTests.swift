@@ -4,7 +4,8 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("Cache time to live: an expired list is fetched again before it reads as fresh")
+@Suite(
+    "Cache time to live: an expired list is fetched again before it reads as fresh", .timeLimit(.minutes(10)))
 struct CacheTimeToLiveTests {
     private static let rates = ["rates": paddedRows(2, padding: 20), "tasks": paddedRows(2, padding: 20)]
 

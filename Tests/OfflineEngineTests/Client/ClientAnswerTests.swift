@@ -7,7 +7,7 @@ import Testing
 /// No answer loses a write: a 2xx settles a write only when it is PostgREST's answer, a lost
 /// answer is neither applied twice nor reported rejected, and what can never be sent is refused
 /// before it is queued.
-@Suite("No answer loses a write")
+@Suite("No answer loses a write", .timeLimit(.minutes(10)))
 struct ClientAnswerTests {
     /// Answers the first `count` POSTs with `response`, then lets the server answer.
     private static func answerFirstPosts(

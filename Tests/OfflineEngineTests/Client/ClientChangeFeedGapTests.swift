@@ -6,7 +6,7 @@ import Testing
 /// Changes from other devices against requests in flight, and the gaps of a feed: no change is
 /// hidden by an older answer, a list settles under a stream of changes, and no gap is silent
 /// (issue 31, points 2 and 3).
-@Suite("Change feed: answers in flight and gaps")
+@Suite("Change feed: answers in flight and gaps", .timeLimit(.minutes(10)))
 struct ClientChangeFeedGapTests {
     private static let rows: [Row] = [["id": 1, "title": "a"], ["id": 2, "title": "b"]]
 

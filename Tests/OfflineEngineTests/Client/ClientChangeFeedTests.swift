@@ -5,7 +5,7 @@ import Testing
 
 /// Changes from other devices, handed in as a feed: how each kind lands in the cached lists,
 /// under the user's pending writes (issue 31, point 2).
-@Suite("Change feed: how a change lands")
+@Suite("Change feed: how a change lands", .timeLimit(.minutes(10)))
 struct ClientChangeFeedTests {
     private static let rows: [Row] = [
         ["id": 1, "title": "a", "done": false], ["id": 2, "title": "b", "done": false],

@@ -3,7 +3,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("Clearing leaves nothing readable")
+@Suite("Clearing leaves nothing readable", .timeLimit(.minutes(10)))
 struct ClientClearPrivacyTests {
     private static let token = "token-SECRET-abc123"
     private static let cachedText = "cached-SECRET-def456"

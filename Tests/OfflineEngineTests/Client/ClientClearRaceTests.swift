@@ -3,7 +3,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("Clearing while writes are queued")
+@Suite("Clearing while writes are queued", .timeLimit(.minutes(10)))
 struct ClientClearRaceTests {
     @Test("a write queued while the local data is cleared is either wiped everywhere or kept everywhere")
     func writesRacingClear() async throws {

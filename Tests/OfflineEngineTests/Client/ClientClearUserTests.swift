@@ -4,7 +4,7 @@ import Testing
 @testable import OfflineEngine
 
 /// `clearLocalData(user:)` and the budget on a device shared by users with a cache each.
-@Suite("One user's data cleared, every user's lists budgeted")
+@Suite("One user's data cleared, every user's lists budgeted", .timeLimit(.minutes(10)))
 struct ClientClearUserTests {
     static let tokenA = "token-SECRET-A-abc123"
     static let tokenB = "token-SECRET-B-abc123"

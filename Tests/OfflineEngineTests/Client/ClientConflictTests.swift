@@ -5,7 +5,7 @@ import Testing
 @testable import OfflineEngine
 
 /// `expectingRows()`: an update or delete that reaches no row is a conflict, not a success.
-@Suite("Conflicts: writes that must reach a row")
+@Suite("Conflicts: writes that must reach a row", .timeLimit(.minutes(10)))
 struct ClientConflictTests {
     @Test("sent at once, reaching no row throws the conflict; without the option it is a success")
     func atOnce() async throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// A read with `count:` or `head: true` answered once is cached like a list: offline it answers
 /// with the cached count, moved by the queued inserts and deletes the overlay can decide.
-@Suite("Counts offline")
+@Suite("Counts offline", .timeLimit(.minutes(10)))
 struct ClientCountOfflineTests {
     private static let rows: [Row] = [
         ["id": 1, "title": "a", "done": false], ["id": 2, "title": "b", "done": false],

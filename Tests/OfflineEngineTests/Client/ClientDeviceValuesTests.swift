@@ -6,7 +6,7 @@ import Testing
 
 /// Rows made offline decode: the values a table declares are made on the device (a uuid key
 /// sent, a time shown only), and a queued write whose rows do not decode says it is queued.
-@Suite("Rows made offline: values made on the device")
+@Suite("Rows made offline: values made on the device", .timeLimit(.minutes(10)))
 struct ClientDeviceValuesTests {
     private static let channels = TableSettings(key: ["id"], madeOnDevice: ["id": .uuid, "created_at": .now])
 

@@ -4,7 +4,7 @@ import Testing
 @testable import OfflineEngine
 
 /// `events`: what the client did, for logs, with table, operation and write id, never values.
-@Suite("The events stream")
+@Suite("The events stream", .timeLimit(.minutes(10)))
 struct ClientEventsTests {
     @Test(
         "a write queued, replayed and accepted, one rejected, and a read's refresh, in the order they happened"

@@ -5,7 +5,7 @@ import Testing
 
 /// Nothing is published before the commit it reflects, and a failed commit publishes nothing:
 /// each test fails a commit on purpose (``CommitHooks``) and checks what readers were shown.
-@Suite("Failed commits publish nothing")
+@Suite("Failed commits publish nothing", .timeLimit(.minutes(10)))
 struct ClientFailedCommitTests {
     /// Fails the commit that would store a queued write.
     private static func failTheAppend(_ store: Store) {

@@ -4,7 +4,7 @@ import Testing
 @testable import OfflineEngine
 
 /// What a one-shot read says besides its rows, with the same meaning as on a live read's snapshot.
-@Suite("One-shot results")
+@Suite("One-shot results", .timeLimit(.minutes(10)))
 struct ClientFetchResultTests {
     static let rows: [Row] = [["id": 1, "done": false], ["id": 2, "done": true]]
 

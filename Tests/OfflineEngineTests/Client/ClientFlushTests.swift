@@ -6,7 +6,7 @@ import Testing
 
 /// `flush(within:)`: as much of the user's queue as goes before a deadline on the client's
 /// clock, and what remains; a write in flight at the deadline settles later, once.
-@Suite("Flushing the queue before a deadline")
+@Suite("Flushing the queue before a deadline", .timeLimit(.minutes(10)))
 struct ClientFlushTests {
     private static func task(_ id: Int) -> Row {
         ["id": .number(JSONNumber(id)), "title": .string("task \(id)")]

@@ -6,7 +6,7 @@ import Testing
 
 /// A list's own filters tell the overlay what its rows hold: a list of one user's likes that does
 /// not select `user_id` still has each row's `user_id` for a queued delete or upsert to decide.
-@Suite("Values a list's own filters imply")
+@Suite("Values a list's own filters imply", .timeLimit(.minutes(10)))
 struct ClientImpliedValuesTests {
     static let user = "u-1"
 

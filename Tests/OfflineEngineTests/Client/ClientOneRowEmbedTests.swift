@@ -24,7 +24,7 @@ private struct LooseMessage: Decodable, Hashable {
 
 /// A row written on the device joins lists that embed the row its foreign key names, with that
 /// embed as a cached row of the table holding the same foreign key value shows it.
-@Suite("Embeds of one row on rows made offline")
+@Suite("Embeds of one row on rows made offline", .timeLimit(.minutes(10)))
 struct ClientOneRowEmbedTests {
     private static let ann: Row = ["id": "u1", "name": "Ann"]
     private static let bob: Row = ["id": "u2", "name": "Bob"]

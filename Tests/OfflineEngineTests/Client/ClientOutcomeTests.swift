@@ -6,7 +6,7 @@ import Testing
 
 /// `outcome(of:)`: a queued write's server outcome, awaited by id, in this run and after a
 /// relaunch.
-@Suite("Outcomes of queued writes")
+@Suite("Outcomes of queued writes", .timeLimit(.minutes(10)))
 struct ClientOutcomeTests {
     @Test(
         "accepted, rejected and conflict are told once the writes leave the queue, and again after a relaunch"

@@ -4,7 +4,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("Overlay through the client")
+@Suite("Overlay through the client", .timeLimit(.minutes(10)))
 struct ClientOverlayTests {
     static let rows: [Row] = [["id": 1, "done": false], ["id": 2, "done": true]]
 

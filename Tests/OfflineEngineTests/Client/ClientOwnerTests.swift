@@ -7,7 +7,7 @@ import Testing
 /// A write reaches the server only as its owner, and nothing of one user's is shown to another.
 /// The store stall lets a sign-in or a clear run while the engine waits on the store between
 /// picking a write and sending it, the window actor reentrancy opens.
-@Suite("Writes go out only as their owner")
+@Suite("Writes go out only as their owner", .timeLimit(.minutes(10)))
 struct ClientOwnerTests {
     private static let userA = ClientFixture.session("A")
     private static let userB = ClientFixture.session("B")

@@ -3,7 +3,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("No answer that is not PostgREST's replaces cached rows")
+@Suite("No answer that is not PostgREST's replaces cached rows", .timeLimit(.minutes(10)))
 struct ClientReadAnswerTests {
     private static let pages: [HTTPResponse] = [
         HTTPResponse(status: 200, headers: ["Content-Type": "text/html"], body: Data()),

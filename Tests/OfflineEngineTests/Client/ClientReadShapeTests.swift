@@ -5,7 +5,7 @@ import Testing
 
 /// The reference's limit on rows read with other columns, through the client: a row known only
 /// from a narrow list never joins a `select()` list, which is fetched again instead.
-@Suite("Read shapes through the client")
+@Suite("Read shapes through the client", .timeLimit(.minutes(10)))
 struct ClientReadShapeTests {
     static let rows: [Row] = [
         ["id": 1, "title": "A", "done": false],

@@ -4,7 +4,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("Refresh lifecycle through the client")
+@Suite("Refresh lifecycle through the client", .timeLimit(.minutes(10)))
 struct ClientRefreshTests {
     @Test("a live read's refresh reads Refreshing, then Idle once the server answers")
     func refreshingThenIdle() async throws {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("A write in flight when the app died")
+@Suite("A write in flight when the app died", .timeLimit(.minutes(10)))
 struct ClientRelaunchAnswerTests {
     @Test("after a relaunch, a keyless insert that was in flight is set aside, and a keyed one is checked")
     func inFlightAtRelaunch() async throws {

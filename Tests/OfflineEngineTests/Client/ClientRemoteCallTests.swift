@@ -5,7 +5,7 @@ import Testing
 
 /// `rpc(_:params:)`: a database function called at once as the session signed in now, online
 /// only and never queued.
-@Suite("Function calls")
+@Suite("Function calls", .timeLimit(.minutes(10)))
 struct ClientRemoteCallTests {
     private struct Range: Encodable, Sendable {
         var from: Int

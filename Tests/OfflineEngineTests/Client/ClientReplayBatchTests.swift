@@ -5,7 +5,7 @@ import Testing
 
 /// Batched replay: consecutive inserts of one owner into one table go out as one bulk request,
 /// never reordered, within the configured caps; each write keeps its own outcome.
-@Suite("Batched replay")
+@Suite("Batched replay", .timeLimit(.minutes(10)))
 struct ClientReplayBatchTests {
     /// A client with the network off, keyed by `id`, and `configure` applied.
     private static func offline(

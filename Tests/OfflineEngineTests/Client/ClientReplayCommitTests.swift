@@ -7,7 +7,7 @@ import Testing
 /// What a replay costs the store (issue 28): a run of writes the server accepts in one answer is
 /// two commits, its attempts and its settlement; the cache's launch pass, with nothing to remove,
 /// costs none.
-@Suite("Replay commits")
+@Suite("Replay commits", .timeLimit(.minutes(10)))
 struct ClientReplayCommitTests {
     @Test("a replay run of five inserts the server accepts in one batch is two commits")
     func batchedRunIsTwoCommits() async throws {

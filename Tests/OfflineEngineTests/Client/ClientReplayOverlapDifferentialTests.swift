@@ -8,7 +8,7 @@ import Testing
 /// Differential: random queues of inserts, updates and deletes over three tables, some refused
 /// for good, replayed one request at a time and with the tables overlapping, under random
 /// interleavings. Both must leave every table the same and reject the same writes.
-@Suite("Replay with tables in flight at once: differential")
+@Suite("Replay with tables in flight at once: differential", .timeLimit(.minutes(10)))
 struct ClientReplayOverlapDifferentialTests {
     static let tables = ["a", "b", "c"]
 

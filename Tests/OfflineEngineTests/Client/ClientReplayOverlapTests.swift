@@ -6,7 +6,7 @@ import Testing
 /// Replay with the requests of several tables in flight at once (`tablesInFlight`): each
 /// table's writes keep the queue's order; a refusal that overtaking may have caused is not a
 /// rejection until the write is refused in order.
-@Suite("Replay with tables in flight at once")
+@Suite("Replay with tables in flight at once", .timeLimit(.minutes(10)))
 struct ClientReplayOverlapTests {
     /// A client with the network off whose replay lets two tables' requests overlap.
     private static func offline(tables: [String]) async throws -> ClientFixture {

@@ -5,7 +5,7 @@ import Testing
 
 /// Replay sends the queue in runs whose attempts are committed together (see `ReplayRun`): what
 /// the store says about each write while a run is under way and after it stops.
-@Suite("Replay runs")
+@Suite("Replay runs", .timeLimit(.minutes(10)))
 struct ClientReplayRunTests {
     /// The queue as the store holds it: each write's `id` column, attempts and in-flight mark.
     private static func stored(_ client: OfflineClient) async throws -> [(

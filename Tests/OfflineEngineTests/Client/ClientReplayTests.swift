@@ -4,7 +4,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("Replay of the queue")
+@Suite("Replay of the queue", .timeLimit(.minutes(10)))
 struct ClientReplayTests {
     @Test("the queue replays oldest first, across tables, with the owner's token")
     func oldestFirst() async throws {

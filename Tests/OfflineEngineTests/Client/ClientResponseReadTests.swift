@@ -9,7 +9,7 @@ private struct Item: Codable, Hashable, Sendable {
     var title: String
 }
 
-@Suite("execute() on reads: value, single, count, head")
+@Suite("execute() on reads: value, single, count, head", .timeLimit(.minutes(10)))
 struct ClientResponseReadTests {
     private static let rows: [Row] = [
         ["id": 1, "title": "a"], ["id": 2, "title": "b"], ["id": 3, "title": "c"],

@@ -10,7 +10,7 @@ private struct Item: Codable, Hashable, Sendable {
     var done = false
 }
 
-@Suite("execute() on writes: value, returning, count, single, queued rows")
+@Suite("execute() on writes: value, returning, count, single, queued rows", .timeLimit(.minutes(10)))
 struct ClientResponseWriteTests {
     private static let rows: [Row] = [
         ["id": 1, "title": "a", "done": false], ["id": 2, "title": "b", "done": false],

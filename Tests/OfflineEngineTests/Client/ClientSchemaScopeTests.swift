@@ -3,7 +3,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("client.schema(_:)")
+@Suite("client.schema(_:)", .timeLimit(.minutes(10)))
 struct ClientSchemaScopeTests {
     @Test("client.schema(_:).from(_:) reads and writes that schema's table, as from(_:schema:) does")
     func scopesToSchema() async throws {

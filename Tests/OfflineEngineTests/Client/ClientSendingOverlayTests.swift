@@ -8,7 +8,7 @@ import Testing
 /// "A write shows in every list at once, online or offline": a write sent at once shows, as a
 /// pending write, while its request waits for the server, and once answered shows as the server
 /// sent it (accepted), as a queued write (not settled) or not at all (refused), and only once.
-@Suite("A write shows while it is being sent")
+@Suite("A write shows while it is being sent", .timeLimit(.minutes(10)))
 struct ClientSendingOverlayTests {
     static let rows: [Row] = [["id": 1, "done": false]]
 

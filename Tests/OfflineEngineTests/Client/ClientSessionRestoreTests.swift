@@ -5,7 +5,7 @@ import Testing
 @testable import OfflineEngine
 
 /// A cold start with the app's own session restore (`Configuration.restoreSession`).
-@Suite("Session restore on a cold start")
+@Suite("Session restore on a cold start", .timeLimit(.minutes(10)))
 struct ClientSessionRestoreTests {
     /// A store folder whose cached list of tasks and stored session (user-1) a previous client left.
     static func previousClient(_ folder: URL) async throws -> ClientFixture {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("Session, clearing and closing")
+@Suite("Session, clearing and closing", .timeLimit(.minutes(10)))
 struct ClientSessionTests {
     @Test(
         "the session stream starts restoring, then settles to the stored session when the app's restore throws"

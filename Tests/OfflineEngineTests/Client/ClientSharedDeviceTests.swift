@@ -8,7 +8,7 @@ import Testing
 /// row-level security: under ``CacheSharing/perUser`` no snapshot of B holds a row fetched for A
 /// or any of A's writes, and A comes back to A's rows and queue; under ``CacheSharing/handOver``
 /// B sees A's server rows (stale) until fetched with B's token, and never A's writes.
-@Suite("Users taking turns on a shared device")
+@Suite("Users taking turns on a shared device", .timeLimit(.minutes(10)))
 struct ClientSharedDeviceTests {
     /// A reads, A's writes are replayed, rejected and queued, and A signs out: returns A's read.
     /// On the server: A owns `a1`, B owns `b1`. A's `a3` (owned by B) is rejected, `a4` is

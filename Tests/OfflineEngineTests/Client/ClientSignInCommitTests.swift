@@ -7,7 +7,7 @@ import Testing
 /// A sign-in is one store commit (issue 28): the new owner, the hand-over of the lists, the
 /// session and the claim of owner-less queued writes are written together, so a failure leaves
 /// none of them half done and the store's writer is not held for several transactions.
-@Suite("Sign-in and sign-out commits")
+@Suite("Sign-in and sign-out commits", .timeLimit(.minutes(10)))
 struct ClientSignInCommitTests {
     /// A signed-out client, offline (no answer commits meanwhile), with its session settled and
     /// an owner-less write queued.

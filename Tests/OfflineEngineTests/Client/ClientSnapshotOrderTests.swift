@@ -2,7 +2,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("Snapshots arrive in order")
+@Suite("Snapshots arrive in order", .timeLimit(.minutes(10)))
 struct ClientSnapshotOrderTests {
     @Test(
         "a live read goes from the cache to the server's rows, then shows a queued write, then the write synced"

@@ -25,7 +25,7 @@ private func holdFirstRead(_ fixture: ClientFixture, gate: Gate) {
     }
 }
 
-@Suite("Stale answers racing writes")
+@Suite("Stale answers racing writes", .timeLimit(.minutes(10)))
 struct ClientStaleAnswerTests {
     @Test("an answer whose request left before a write was patched in is refused and asked again")
     func refusedAfterWrite() async throws {

@@ -7,7 +7,7 @@ import Testing
 /// The store of a client made with `OfflineClient(configuration:)` opens in the background: a
 /// store that cannot open reaches every call as the same `StoreError`, a caller that stops
 /// waiting does not stop the open, and a close while it opens closes it once open.
-@Suite("Client store opening")
+@Suite("Client store opening", .timeLimit(.minutes(10)))
 struct ClientStoreOpeningTests {
     /// A client made as in a synchronous context (the initialiser that neither throws nor waits).
     private static func madeAtOnce(_ folder: URL) -> OfflineClient {

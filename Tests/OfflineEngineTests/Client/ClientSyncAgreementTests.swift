@@ -6,7 +6,7 @@ import Testing
 
 /// After every step of a write's life through each failure class, what the app's streams show
 /// (`pendingMutations(table:)`, `rejectedMutations()`, `syncStatus`) is what the store holds.
-@Suite("The streams agree with the store through every failure class")
+@Suite("The streams agree with the store through every failure class", .timeLimit(.minutes(10)))
 struct ClientSyncAgreementTests {
     /// The streams' current values and the store's contents, as ids.
     private struct Views: Equatable, CustomStringConvertible {

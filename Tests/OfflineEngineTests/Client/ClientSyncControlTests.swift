@@ -5,7 +5,7 @@ import Testing
 
 /// The app in control of sync: failure classes it overrides, the attempt cap and age, rejected
 /// writes it retries (edited or not) or discards, the queue it waits for, and reads it refreshes.
-@Suite("Sync under the app's control")
+@Suite("Sync under the app's control", .timeLimit(.minutes(10)))
 struct ClientSyncControlTests {
     /// The rejected writes the stream shows and the store holds, as ids.
     private static func rejected(_ fixture: ClientFixture) async throws -> (shown: [UUID], stored: [UUID]) {

@@ -4,7 +4,7 @@ import Testing
 @testable import OfflineEngine
 
 /// `syncStatus`: the client's sync at a glance, through a replay that fails and then succeeds.
-@Suite("The sync status")
+@Suite("The sync status", .timeLimit(.minutes(10)))
 struct ClientSyncStatusTests {
     @Test("pending count and age offline, the upload error while the server fails, then synced")
     func throughAReplay() async throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// `Configuration.accessToken`: a token provider asked before each request, its token checked
 /// against the request's user before anything leaves.
-@Suite("The token provider")
+@Suite("The token provider", .timeLimit(.minutes(10)))
 struct ClientTokenProviderTests {
     /// A server that refuses `token` as expired.
     static func refusing(_ token: String) -> ServerProbe.Rule {

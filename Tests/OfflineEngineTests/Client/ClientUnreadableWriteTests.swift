@@ -6,7 +6,7 @@ import Testing
 
 /// Opening the client reads the queue's columns and leaves each write's stored bytes undecoded
 /// until they are needed, so damage to those bytes is found then, not at open.
-@Suite("A queued write whose stored copy is damaged")
+@Suite("A queued write whose stored copy is damaged", .timeLimit(.minutes(10)))
 struct ClientUnreadableWriteTests {
     @Test(
         "the client opens; the damaged DELETE is never sent and hides no row; the write after it replays; it is rejected with a reason that names no data, and reads back at the next open"

@@ -5,7 +5,7 @@ import Testing
 
 /// The soak's model checked on its own: a zero in the soak means nothing unless the model
 /// counts what it claims to count.
-@Suite("Soak model")
+@Suite("Soak model", .timeLimit(.minutes(10)))
 struct ClientUserSoakModelTests {
     private func write(
         _ kind: SoakWrite.Kind, _ key: String, _ value: String? = nil, _ outcome: SoakWrite.Outcome = .sent

@@ -6,7 +6,7 @@ import Testing
 
 /// The soak of the acceptance rule on users and writes (see ``UserSoak`` for how it runs and
 /// ``UserSoakTally`` for what each count means). `SOAK_SEED` picks another seed.
-@Suite("Soak: writes while users switch")
+@Suite("Soak: writes while users switch", .timeLimit(.minutes(10)))
 struct ClientUserSoakTests {
     static var seed: UInt64 {
         ProcessInfo.processInfo.environment["SOAK_SEED"].flatMap { UInt64($0) } ?? 1

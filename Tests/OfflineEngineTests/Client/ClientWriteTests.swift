@@ -4,7 +4,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("Writes through the client")
+@Suite("Writes through the client", .timeLimit(.minutes(10)))
 struct ClientWriteTests {
     /// Runs `body` with a client on a new store folder whose insert of task 1, made with the
     /// network down, is queued.

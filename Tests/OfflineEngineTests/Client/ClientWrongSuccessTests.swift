@@ -8,7 +8,7 @@ import Testing
 /// when it asked for rows; a body only where rows were asked for, as JSON. Anything else (a
 /// proxy's empty 200, a portal's HTML 201, a 204 where rows were asked for) keeps the write
 /// queued, tried again later.
-@Suite("A wrong 2xx keeps the write queued")
+@Suite("A wrong 2xx keeps the write queued", .timeLimit(.minutes(10)))
 struct ClientWrongSuccessTests {
     /// One write and a 2xx PostgREST would never give it.
     struct Case: Sendable, CustomTestStringConvertible {

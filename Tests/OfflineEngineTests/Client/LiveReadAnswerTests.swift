@@ -4,7 +4,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("An answer and the refresh state it ends in")
+@Suite("An answer and the refresh state it ends in", .timeLimit(.minutes(10)))
 struct LiveReadAnswerTests {
     @Test("a fetch that succeeds yields one snapshot with the new rows and .idle")
     func answerAndStateTogether() async throws {

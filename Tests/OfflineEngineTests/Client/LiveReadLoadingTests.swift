@@ -6,7 +6,7 @@ import Testing
 
 /// A live read's first snapshot reads only its own cached list; the table's other lists are read
 /// when a write may need them. These tests show the overlay still reaches rows of those lists.
-@Suite("Live reads load their own list first")
+@Suite("Live reads load their own list first", .timeLimit(.minutes(10)))
 struct LiveReadLoadingTests {
     private static let rows: [Row] = [
         ["id": 1, "done": false, "title": "a"], ["id": 2, "done": true, "title": "b"],

@@ -6,7 +6,7 @@ import Testing
 
 /// A snapshot's marks (`pendingRowIDs`) come from the composition that made its rows, so a row
 /// and its mark never disagree.
-@Suite("Live read marks")
+@Suite("Live read marks", .timeLimit(.minutes(10)))
 struct LiveReadMarksTests {
     @Test(
         "every snapshot marks exactly the rows queued writes touch, through random writes and user switches")

@@ -8,7 +8,7 @@ import Testing
 /// The refresh lifecycle's Paused: "waiting for the network reads as Paused, never as a failure,
 /// and sends nothing". A refresh checks the network when its attempt starts; the request leaves
 /// later, once the token provider answers, and the network may have gone down in between.
-@Suite("Live reads when the network goes down during an attempt")
+@Suite("Live reads when the network goes down during an attempt", .timeLimit(.minutes(10)))
 struct LiveReadNetworkDownTests {
     @Test("a refresh whose token is being asked for when the network goes down sends nothing, and pauses")
     func attemptWaitingForItsTokenSendsNothingOffline() async throws {

@@ -7,7 +7,7 @@ import Testing
 
 /// Lists that follow the server without a change feed: a live read fetched again every interval
 /// while read (off by default), and every live read fetched again when the app returns.
-@Suite("Live reads fetched again on a timer and on return to the foreground")
+@Suite("Live reads fetched again on a timer and on return to the foreground", .timeLimit(.minutes(10)))
 struct LiveReadPollingTests {
     private static let milk: Row = ["id": 1, "title": "milk"]
     private static let bread: Row = ["id": 2, "title": "bread"]

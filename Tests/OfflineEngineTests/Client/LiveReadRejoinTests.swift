@@ -9,7 +9,7 @@ import Testing
 /// counted once, by the shared snapshots: a reader that joined and has not read yet keeps the
 /// read (and its refresh) running; once none is left, the next reader starts the read anew, on
 /// what the cache holds then.
-@Suite("Live reads joined again after their readers left")
+@Suite("Live reads joined again after their readers left", .timeLimit(.minutes(10)))
 struct LiveReadRejoinTests {
     /// A client with one cached task, and a live read of the tasks whose first fetch the server
     /// holds (the gate) while one reader reads it.

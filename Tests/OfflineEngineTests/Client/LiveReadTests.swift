@@ -4,7 +4,7 @@ import Testing
 
 @testable import OfflineEngine
 
-@Suite("Live reads")
+@Suite("Live reads", .timeLimit(.minutes(10)))
 struct LiveReadTests {
     @Test("two readers of one query both see every change")
     func twoReaders() async throws {

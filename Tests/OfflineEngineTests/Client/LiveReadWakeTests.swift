@@ -6,7 +6,7 @@ import Testing
 /// A live read is not woken for an INSERT that cannot reach it (see `ReachHint`); these tests
 /// show that every INSERT that does reach it still shows, checked against a one-shot read of
 /// the same query, which lays the whole queue anew.
-@Suite("Live reads skip only the inserts that cannot reach them")
+@Suite("Live reads skip only the inserts that cannot reach them", .timeLimit(.minutes(10)))
 struct LiveReadWakeTests {
     @Test("an insert the read's filters refuse still reaches it when the read holds a row with its key")
     func refusedInsertWithAKeyTheReadHolds() async throws {

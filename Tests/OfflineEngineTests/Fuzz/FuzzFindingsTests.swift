@@ -4,7 +4,7 @@ import Testing
 @testable import OfflineEngine
 
 /// Inputs the parser fuzzing found that broke the engine, each kept as a test.
-@Suite("Fuzz findings")
+@Suite("Fuzz findings", .timeLimit(.minutes(10)))
 struct FuzzFindingsTests {
     @Test(
         "a stored list key whose query holds an invalid percent escape reads as no query, never a trap (URLComponents traps on it)",

@@ -8,7 +8,7 @@ import Testing
 /// Each target mutates valid inputs (`ByteMutator`) and checks that reading never traps or
 /// hangs, and that what it accepts survives a round trip. `FUZZ_INPUTS=1000000 swift test
 /// --filter ParserFuzzTests` runs longer; a failure names the input (replayable by its seed).
-@Suite("Fuzzing the parsers")
+@Suite("Fuzzing the parsers", .timeLimit(.minutes(10)))
 struct ParserFuzzTests {
     enum Target: String, CaseIterable, Sendable {
         case json, queries, errors, stored

@@ -6,7 +6,7 @@ import Testing
 /// The live read's pipeline is a chain of pure stages: the hint that decides which facts wake the
 /// read reads the facts alone, and the pairing stage holds the facts that bring the read's own
 /// answer, so that answer is composed once, with its report.
-@Suite("The live read's stages")
+@Suite("The live read's stages", .timeLimit(.minutes(10)))
 struct LivePipelineStageTests {
     private typealias F = OverlayFixture
 

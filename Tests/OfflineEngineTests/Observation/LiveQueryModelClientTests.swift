@@ -4,7 +4,7 @@ import Testing
 @testable import OfflineEngine
 
 /// `LiveQueryModel` on a client: a burst of writes, and leaving `run()`.
-@Suite("The live query model on a client")
+@Suite("The live query model on a client", .timeLimit(.minutes(10)))
 @MainActor
 struct LiveQueryModelClientTests {
     @Test("1,000 writes queued in a burst notify a handful of times and end on the last value")

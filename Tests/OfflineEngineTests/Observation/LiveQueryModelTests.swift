@@ -6,7 +6,7 @@ import Testing
 
 /// `LiveQueryModel` fed hand-made snapshots: which properties change, when, and on which thread
 /// its rows are decoded.
-@Suite("The live query model")
+@Suite("The live query model", .timeLimit(.minutes(10)))
 @MainActor
 struct LiveQueryModelTests {
     /// A row type that is not `Equatable`: only the model's own check can keep equal rows from

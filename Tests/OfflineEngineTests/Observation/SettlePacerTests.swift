@@ -4,7 +4,7 @@ import Testing
 @testable import OfflineEngine
 
 /// `SettlePacer`: models waking together share its drives, and every one of them is released.
-@Suite("The settle pacer")
+@Suite("The settle pacer", .timeLimit(.minutes(10)))
 struct SettlePacerTests {
     @Test("40 models settling at once are all released, however their arrivals fall on the drives")
     func releasesEveryModel() async throws {

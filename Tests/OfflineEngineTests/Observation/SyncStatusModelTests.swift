@@ -4,7 +4,7 @@ import Testing
 @testable import OfflineEngine
 
 /// `SyncStatusModel`: fed hand-made statuses, and on a client through a burst and a refusal.
-@Suite("The sync status model")
+@Suite("The sync status model", .timeLimit(.minutes(10)))
 @MainActor
 struct SyncStatusModelTests {
     @Test("a change of each part notifies its observers once; an equal status notifies nothing")

@@ -2,7 +2,7 @@ import OfflineEngine
 import Testing
 
 /// Connectivity, errors on bad input, and closing (SPEC.md §5, §6 and §7).
-@Suite("Spec scenarios: connectivity, errors, closing")
+@Suite("Spec scenarios: connectivity, errors, closing", .timeLimit(.minutes(10)))
 struct ConnectivitySpecs {
     static let scenarios: [Scenario] = [
         Scenario(

@@ -3,7 +3,7 @@ import Testing
 
 /// Rows made offline: values the device makes and the values a list's filters imply
 /// (SPEC.md §8).
-@Suite("Spec scenarios: rows made offline")
+@Suite("Spec scenarios: rows made offline", .timeLimit(.minutes(10)))
 struct DeviceRowsSpecs {
     private static let defaults = ["tasks": TableSettings(madeOnDevice: ["done": .constant(false)])]
     private static let deviceKeys = ["tasks": TableSettings(madeOnDevice: ["id": .uuid])]

@@ -2,7 +2,7 @@ import OfflineEngine
 import Testing
 
 /// Changes from other devices, through `follow(changes:tables:)` (SPEC.md §9).
-@Suite("Spec scenarios: changes from other devices")
+@Suite("Spec scenarios: changes from other devices", .timeLimit(.minutes(10)))
 struct FeedSpecs {
     /// The open tasks read live, the feed followed and subscribed, and the refetch it caused done.
     private static let following: [Step] = [

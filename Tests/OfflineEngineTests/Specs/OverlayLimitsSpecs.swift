@@ -2,7 +2,7 @@ import OfflineEngine
 import Testing
 
 /// The overlay's limits, each reproduced as written (reference/optimistic-overlay.md, "Limits").
-@Suite("Spec scenarios: the overlay's limits")
+@Suite("Spec scenarios: the overlay's limits", .timeLimit(.minutes(10)))
 struct OverlayLimitsSpecs {
     private static let upper = "A0B1C2D3-0000-4000-8000-00000000000A"
     private static let lower = upper.lowercased()

@@ -3,7 +3,7 @@ import Testing
 
 /// How the overlay matches rows: the table of effects per write and the filters it evaluates
 /// (reference/optimistic-overlay.md, "How rows are matched").
-@Suite("Spec scenarios: how rows are matched")
+@Suite("Spec scenarios: how rows are matched", .timeLimit(.minutes(10)))
 struct OverlayMatchingSpecs {
     static let scenarios: [Scenario] = [
         Scenario(

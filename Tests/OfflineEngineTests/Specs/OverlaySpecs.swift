@@ -3,7 +3,7 @@ import Testing
 
 /// The optimistic overlay's first sections: what a read returns and what it applies
 /// (reference/optimistic-overlay.md, "Optimistic overlay" and "What it applies").
-@Suite("Spec scenarios: the overlay")
+@Suite("Spec scenarios: the overlay", .timeLimit(.minutes(10)))
 struct OverlaySpecs {
     static let scenarios: [Scenario] = [
         Scenario(

@@ -3,7 +3,7 @@ import Testing
 
 /// Following the server without a change feed (SPEC.md §9): the app asks for every live read to
 /// be fetched again (`refreshLiveReads()`, on return to the foreground).
-@Suite("Spec scenarios: following the server without a change feed")
+@Suite("Spec scenarios: following the server without a change feed", .timeLimit(.minutes(10)))
 struct PollingSpecs {
     /// The server's tasks once another device added `c`.
     static let withC: [Row] = SpecRows.two["tasks"]! + [["id": 3, "title": "c", "done": false]]

@@ -3,7 +3,7 @@ import Testing
 
 /// The retry schedule, what cuts it short, the cold start and stale answers
 /// (reference/refresh-lifecycle.md, from "The retry schedule" on).
-@Suite("Spec scenarios: the retry schedule and old answers")
+@Suite("Spec scenarios: the retry schedule and old answers", .timeLimit(.minutes(10)))
 struct RefreshScheduleSpecs {
     private static let failing: [Step] = [
         .answer(.get(), .reject(500, "XX000"), times: 10), .live("all", .all),

@@ -3,7 +3,7 @@ import Testing
 
 /// The refresh lifecycle's four states and its diagram (reference/refresh-lifecycle.md, "The
 /// four states").
-@Suite("Spec scenarios: the refresh lifecycle")
+@Suite("Spec scenarios: the refresh lifecycle", .timeLimit(.minutes(10)))
 struct RefreshSpecs {
     /// Four refused GETs and the waits between them: the read stalls.
     static let stall: [Step] = [

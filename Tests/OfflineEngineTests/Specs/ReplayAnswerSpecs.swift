@@ -3,7 +3,7 @@ import Testing
 
 /// Replay's harder answers: lost answers, a 2xx that is not PostgREST's, the owner's session,
 /// retirement, and bulk requests (SPEC.md §3 and §10).
-@Suite("Spec scenarios: replay's answers")
+@Suite("Spec scenarios: replay's answers", .timeLimit(.minutes(10)))
 struct ReplayAnswerSpecs {
     static let scenarios: [Scenario] = [
         Scenario(

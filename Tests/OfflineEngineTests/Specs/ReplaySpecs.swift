@@ -2,7 +2,7 @@ import OfflineEngine
 import Testing
 
 /// Replay: order, owners, and what each answer does to a queued write (SPEC.md §3).
-@Suite("Spec scenarios: replay")
+@Suite("Spec scenarios: replay", .timeLimit(.minutes(10)))
 struct ReplaySpecs {
     /// One write queued offline, the given answer ready for it, and the network back.
     static func replaying(_ answer: Answer) -> [Step] {

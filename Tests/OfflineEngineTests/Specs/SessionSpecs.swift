@@ -2,7 +2,7 @@ import OfflineEngine
 import Testing
 
 /// Session, owners and clearing (SPEC.md §4).
-@Suite("Spec scenarios: session, owners, clearing")
+@Suite("Spec scenarios: session, owners, clearing", .timeLimit(.minutes(10)))
 struct SessionSpecs {
     /// u1's write queued offline, then u2 signed in with the network back.
     private static let switched: [Step] = [

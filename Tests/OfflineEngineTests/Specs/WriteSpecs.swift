@@ -2,7 +2,7 @@ import OfflineEngine
 import Testing
 
 /// Writes and their policies (SPEC.md §2, and §3's rule on what the request builder refuses).
-@Suite("Spec scenarios: writes and policies")
+@Suite("Spec scenarios: writes and policies", .timeLimit(.minutes(10)))
 struct WriteSpecs {
     static let scenarios: [Scenario] = [
         Scenario(

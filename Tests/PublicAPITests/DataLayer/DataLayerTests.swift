@@ -5,7 +5,7 @@ import Testing
 
 /// The supabase-swift data layer runs as written against an in-memory server: online, then
 /// offline, where its writes queue and its reads answer from the device.
-@Suite("A supabase-swift data layer, with only the import changed")
+@Suite("A supabase-swift data layer, with only the import changed", .timeLimit(.minutes(10)))
 struct DataLayerTests {
     @Test("reads with value, single, maybeSingle and counts; writes with returning; rpc")
     func dataLayerRuns() async throws {
