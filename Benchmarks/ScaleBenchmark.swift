@@ -24,20 +24,19 @@ enum ScaleBenchmark {
         if wanted("memory") { try await ScaleMemoryBenchmark.run() }
         var atZero = 0.0
         for depth in [0, 10_000, 100_000] where wanted("enqueue") {
-            let (engine, store, opened) = try await enqueueRate(alreadyQueued: depth)
-            // SQLite's own cost in the same run: the same rows, one commit each.
-            let perRow = try StoreBenchmark.rawSingleTransaction(count: measuredWrites, commitEachRow: true)
-            if depth == 0 { atZero = engine }
-            let ratio = engine / max(atZero, 1)
+            let measured = try await enqueueRate(alreadyQueued: depth)
+            if depth == 0 { atZero = measured.engine }
+            let ratio = measured.engine / max(atZero, 1)
             print(
-                #"{"bench":"scale.enqueue","queued_before":\#(depth),"value":\#(Int(engine)),"unit":"writes/s","#
-                    + #""baseline":\#(Int(store)),"ratio_to_store":\#(format(engine / max(store, 1))),"#
-                    + #""ratio_to_commit_per_row":\#(format(engine / max(perRow, 1))),"#
-                    + #""commit_per_row":\#(Int(perRow)),"#
-                    + #""ratio_to_empty_queue":\#(format(ratio)),"open_ms":\#(format(opened * 1_000)),"#
+                #"{"bench":"scale.enqueue","queued_before":\#(depth),"value":\#(Int(measured.engine)),"#
+                    + #""unit":"writes/s","baseline":\#(Int(measured.store)),"#
+                    + #""ratio_to_store":\#(format(measured.engine / max(measured.store, 1))),"#
+                    + #""ratio_to_commit_per_row":\#(format(measured.ratioToCommitPerRow)),"#
+                    + #""commit_per_row":\#(Int(measured.commitPerRow)),"rounds":\#(enqueueRounds),"#
+                    + #""ratio_to_empty_queue":\#(format(ratio)),"open_ms":\#(format(measured.opened * 1_000)),"#
                     + #""baseline_kind":"Store.queue.enqueue at the same depth, 1 writer"}"#)
             summary.append(
-                ("enqueue, \(depth) queued", "\(Int(engine)) writes/s (\(format(ratio))x of empty)"))
+                ("enqueue, \(depth) queued", "\(Int(measured.engine)) writes/s (\(format(ratio))x of empty)"))
         }
         if wanted("replay") {
             // Both sizes replay 10,000 writes through one store (the same commits, the same replay
@@ -85,33 +84,58 @@ enum ScaleBenchmark {
 
     // MARK: Enqueue
 
-    /// `execute()` offline for `measuredWrites` inserts with `depth` writes queued before, and the
-    /// store's own append at the same depth; also how long opening the client took.
-    private static func enqueueRate(alreadyQueued depth: Int) async throws -> (Double, Double, Double) {
+    /// How many rounds of `measuredWrites` each enqueue figure is the median of.
+    private static let enqueueRounds = 5
+
+    /// The enqueue figures at one depth: medians of `enqueueRounds` rounds.
+    private struct EnqueueRate {
+        var engine: Double
+        var store: Double
+        var commitPerRow: Double
+        var ratioToCommitPerRow: Double
+        var opened: Double
+    }
+
+    /// `execute()` offline for `measuredWrites` inserts with `depth` writes queued before, in
+    /// `enqueueRounds` rounds, each followed by SQLite's own cost (the same number of rows, one
+    /// commit each): a round takes a fifth of a second, so the machine's drifting load weighs on
+    /// a round and its baseline alike, and the ratio is the median of the rounds'. Then the
+    /// store's own append at the same depth, and how long opening the client took.
+    private static func enqueueRate(alreadyQueued depth: Int) async throws -> EnqueueRate {
         let folder = temporaryFolder("scale-enqueue")
         defer { try? FileManager.default.removeItem(at: folder) }
         try await fill(folder, queued: depth)
         let opening = ContinuousClock.now
         let client = try await offlineClient(folder, startsOffline: true)
         let opened = StoreBenchmark.seconds(ContinuousClock.now - opening)
-        // The rows are made before the clock starts, as the SQLite baseline's are: making an
-        // app's row is not the engine's work.
-        let rows = (0..<measuredWrites).map { StoreBenchmark.realisticWrite(writer: 0, index: $0).rows[0] }
-        let started = ContinuousClock.now
-        for row in rows {
-            _ = try await client.from("tasks").insert(row).execute()
+        var rounds: [(engine: Double, perRow: Double)] = []
+        for round in 0..<enqueueRounds {
+            // The rows are made before the clock starts, as the SQLite baseline's are: making an
+            // app's row is not the engine's work.
+            let rows = (0..<measuredWrites).map {
+                StoreBenchmark.realisticWrite(writer: round, index: $0).rows[0]
+            }
+            let started = ContinuousClock.now
+            for row in rows {
+                _ = try await client.from("tasks").insert(row).execute()
+            }
+            let engine = Double(measuredWrites) / StoreBenchmark.seconds(ContinuousClock.now - started)
+            let perRow = try StoreBenchmark.rawSingleTransaction(count: measuredWrites, commitEachRow: true)
+            rounds.append((engine, perRow))
         }
-        let engine = Double(measuredWrites) / StoreBenchmark.seconds(ContinuousClock.now - started)
         await client.close()
         let store = try Store.open(.directory(folder))
-        let writes = (0..<measuredWrites).map { StoreBenchmark.realisticWrite(writer: 1, index: $0) }
+        let writes = (0..<measuredWrites).map { StoreBenchmark.realisticWrite(writer: 99, index: $0) }
         let storeStarted = ContinuousClock.now
         for write in writes {
             try await store.queue.enqueue(write)
         }
         let alone = Double(measuredWrites) / StoreBenchmark.seconds(ContinuousClock.now - storeStarted)
         await store.close()
-        return (engine, alone, opened)
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        return EnqueueRate(
+            engine: median(rounds.map(\.engine)), store: alone, commitPerRow: median(rounds.map(\.perRow)),
+            ratioToCommitPerRow: median(rounds.map { $0.engine / max($0.perRow, 1) }), opened: opened)
     }
 
     /// Queues `count` writes of the benchmark's user in the store at `folder`, 64 at a time.

@@ -46,6 +46,8 @@ public struct PendingMutation: Sendable, Hashable, Identifiable {
                 found = []
             }
         }
+        // One key (most writes touch one row) has no repeat to drop: no set is made for it.
+        guard found.count > 1 else { return found }
         var seen = Set<RowKey>()
         return found.filter { seen.insert($0).inserted }
     }

@@ -57,7 +57,7 @@ struct WriteQueue: Sendable {
         entries[id] = entry
         places[id] = joined
         joined += 1
-        count(entry.mutation.ownerID, by: 1, in: &counts)
+        Self.count(entry.mutation.ownerID, by: 1, in: &counts)
         if entry.life.isStored { stored(id) }
     }
 
@@ -68,14 +68,14 @@ struct WriteQueue: Sendable {
         let result = change(&entry)
         entries[id] = entry
         if entry.mutation.ownerID != owner {
-            count(owner, by: -1, in: &counts)
-            count(entry.mutation.ownerID, by: 1, in: &counts)
-            if wasStored { count(owner, by: -1, in: &storedCounts) }
-            if entry.life.isStored { count(entry.mutation.ownerID, by: 1, in: &storedCounts) }
+            Self.count(owner, by: -1, in: &counts)
+            Self.count(entry.mutation.ownerID, by: 1, in: &counts)
+            if wasStored { Self.count(owner, by: -1, in: &storedCounts) }
+            if entry.life.isStored { Self.count(entry.mutation.ownerID, by: 1, in: &storedCounts) }
             oldestSeen = nil
         } else if wasStored != entry.life.isStored {
             if wasStored {
-                count(owner, by: -1, in: &storedCounts)
+                Self.count(owner, by: -1, in: &storedCounts)
                 if oldestSeen?.id == id { oldestSeen = nil }
             } else {
                 stored(id)
@@ -87,7 +87,7 @@ struct WriteQueue: Sendable {
     /// Counts the write `id`, which the store now holds, among the stored writes.
     private mutating func stored(_ id: UUID) {
         guard let entry = entries[id] else { return }
-        count(entry.mutation.ownerID, by: 1, in: &storedCounts)
+        Self.count(entry.mutation.ownerID, by: 1, in: &storedCounts)
         // It is the oldest the viewer sees when they saw none, or only later ones (appends may
         // be seen stored out of order).
         guard let seen = oldestSeen, entry.mutation.applies(to: seen.viewer) else { return }
@@ -102,8 +102,8 @@ struct WriteQueue: Sendable {
     mutating func remove(_ id: UUID) -> QueueEntry? {
         guard let entry = entries.removeValue(forKey: id) else { return nil }
         places[id] = nil
-        count(entry.mutation.ownerID, by: -1, in: &counts)
-        if entry.life.isStored { count(entry.mutation.ownerID, by: -1, in: &storedCounts) }
+        Self.count(entry.mutation.ownerID, by: -1, in: &counts)
+        if entry.life.isStored { Self.count(entry.mutation.ownerID, by: -1, in: &storedCounts) }
         if oldestSeen?.id == id { oldestSeen = nil }
         if order[head] == id {
             head += 1
@@ -153,7 +153,9 @@ struct WriteQueue: Sendable {
         return tables
     }
 
-    private func count(_ owner: String?, by delta: Int, in counts: inout [String?: Int]) {
+    /// Static: as a method of the queue it would copy the whole queue at every call, reading
+    /// `self` while one of its counts is being changed.
+    private static func count(_ owner: String?, by delta: Int, in counts: inout [String?: Int]) {
         let count = (counts[owner] ?? 0) + delta
         counts[owner] = count > 0 ? count : nil
     }
