@@ -13,7 +13,7 @@ struct PersistedWriteTextTests {
     func seedsKeepTheirBytes() throws {
         for data in FuzzSeeds.storedWrites() {
             let write = try Mutation(persistedData: data)
-            #expect(PersistedWriteText.data(write) == JSONText.data(PersistedForm.json(write)))
+            #expect(PersistedWriteText.data(write) == JSONText.data(PersistedWriteValue.json(write)))
         }
     }
 
@@ -23,7 +23,7 @@ struct PersistedWriteTextTests {
         for _ in 0..<200 {
             let write = Self.write(&random)
             let data = PersistedWriteText.data(write)
-            #expect(data == JSONText.data(PersistedForm.json(write)))
+            #expect(data == JSONText.data(PersistedWriteValue.json(write)))
             #expect(try Mutation(persistedData: data) == write)
         }
     }

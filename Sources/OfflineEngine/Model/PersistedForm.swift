@@ -61,30 +61,6 @@ enum PersistedForm {
                 column: column, op: FilterOperator(rawValue: op), operand: operand, negated: negated))
     }
 
-    static func json(_ mutation: Mutation) -> JSONValue {
-        var object: [String: JSONValue] = [
-            "id": .string(mutation.id.lowercasedText),
-            "table": .string(mutation.table),
-            "op": .string(mutation.operation.rawValue),
-            "rows": .array(mutation.rows.map(\.json)),
-            "filters": .array(mutation.filters.map(json)),
-            "ignoreDuplicates": .bool(mutation.ignoreDuplicates),
-            "missingDefault": .bool(mutation.useDefaultForMissing),
-            "createdAt": .number(JSONNumber(mutation.createdAt.timeIntervalSince1970)),
-            "attempts": .number(JSONNumber(mutation.attempts)),
-        ]
-        if let owner = mutation.ownerID { object["owner"] = .string(owner) }
-        if let schema = mutation.schema { object["schema"] = .string(schema) }
-        if let columns = mutation.onConflict { object["onConflict"] = .array(columns.map(JSONValue.string)) }
-        if let returning = mutation.returning { object["returning"] = .string(returning) }
-        // Written only when set: a store of an earlier version reads the same bytes.
-        if mutation.expectsRows { object["expectRows"] = .bool(true) }
-        if !mutation.shownOnlyColumns.isEmpty {
-            object["shownOnly"] = .array(mutation.shownOnlyColumns.sorted().map(JSONValue.string))
-        }
-        return .object(object)
-    }
-
     static func mutation(_ json: JSONValue) throws -> Mutation {
         guard case .object(let object) = json,
             let id = object["id"]?.stringValue.flatMap(UUID.init(uuidString:)),
@@ -122,9 +98,7 @@ enum PersistedForm {
 }
 
 extension Mutation {
-    /// The write as JSON bytes, the form the store keeps (the text of
-    /// ``PersistedForm/json(_:)-(Mutation)``, written without building it: see
-    /// ``PersistedWriteText``).
+    /// The write as JSON bytes, the form the store keeps (see ``PersistedWriteText``).
     func persistedData() -> Data { PersistedWriteText.data(self) }
 
     /// A write read back from the store's JSON bytes.

@@ -1,26 +1,19 @@
 import Foundation
 
-/// The text the store keeps for a write, written member by member in the order of their sorted
-/// keys: the same bytes as `JSONText.data(PersistedForm.json(write))`, without building the
-/// dictionary first and sorting its keys. An offline `execute()` spent about a sixth of its time
-/// encoding the write that way (`Benchmarks scale.enqueue`).
+/// The text the store keeps for a write (read back by `PersistedForm.mutation(_:)`), written
+/// member by member in the order of their sorted keys: the text `JSONText` gives the write as a
+/// JSON value, without building that value and sorting its keys first, which took about a sixth
+/// of an offline `execute()` (`Benchmarks scale.enqueue`). The tests check the two give the same
+/// bytes.
 enum PersistedWriteText {
     /// The write's stored bytes.
     static func data(_ mutation: Mutation) -> Data {
-        var output: [UInt8] = []
-        output.reserveCapacity(256)
-        write(mutation, to: &output)
-        return Data(output)
-    }
-
-    /// The members in the order `JSONText` sorts keys (byte order: every key is ASCII).
-    private static func write(_ mutation: Mutation, to output: inout [UInt8]) {
-        var members = Members(output: output)
-        output = []
+        var members = Members()
         members.add("attempts") { JSONText.write(.number(JSONNumber(mutation.attempts)), to: &$0) }
         members.add("createdAt") {
             JSONText.write(.number(JSONNumber(mutation.createdAt.timeIntervalSince1970)), to: &$0)
         }
+        // Written only when set: a store of an earlier version reads the same bytes.
         if mutation.expectsRows { members.add("expectRows") { $0.append(contentsOf: "true".utf8) } }
         members.add("filters") { output in
             JSONText.write(.array(mutation.filters.map(PersistedForm.json)), to: &output)
@@ -55,17 +48,19 @@ enum PersistedWriteText {
             }
         }
         members.add("table") { JSONText.writeString(mutation.table, to: &$0) }
-        output = members.finished()
+        return Data(members.finished())
     }
 
-    /// An object's text, member by member.
+    /// An object's text, member by member, in the order they are added (the caller's keys are
+    /// in byte order, as `JSONText` sorts them: every key is ASCII).
     private struct Members {
         var output: [UInt8]
         var count = 0
 
-        init(output: [UInt8]) {
-            self.output = output
-            self.output.append(UInt8(ascii: "{"))
+        init() {
+            output = []
+            output.reserveCapacity(256)
+            output.append(UInt8(ascii: "{"))
         }
 
         mutating func add(_ key: StaticString, value: (inout [UInt8]) -> Void) {
