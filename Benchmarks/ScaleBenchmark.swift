@@ -125,7 +125,10 @@ enum ScaleBenchmark {
         }
         await client.close()
         let store = try Store.open(.directory(folder))
-        let writes = (0..<measuredWrites).map { StoreBenchmark.realisticWrite(writer: 99, index: $0) }
+        // Rows of a writer of their own, after the rounds' writers.
+        let writes = (0..<measuredWrites).map {
+            StoreBenchmark.realisticWrite(writer: enqueueRounds, index: $0)
+        }
         let storeStarted = ContinuousClock.now
         for write in writes {
             try await store.queue.enqueue(write)
