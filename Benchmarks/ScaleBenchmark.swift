@@ -53,7 +53,7 @@ enum ScaleBenchmark {
                 runs[10_000, default: []].append(tenK)
                 ratios.append(tenK.0 / max(oneK.0, 1))
             }
-            let ratio = ratios.sorted()[ratios.count / 2]
+            let ratio = ratios.percentile(0.5)
             for queueLength in [1_000, 10_000] {
                 let sorted = (runs[queueLength] ?? []).sorted { $0.0 < $1.0 }
                 let (engine, loop) = sorted[sorted.count / 2]
@@ -135,10 +135,10 @@ enum ScaleBenchmark {
         }
         let alone = Double(measuredWrites) / StoreBenchmark.seconds(ContinuousClock.now - storeStarted)
         await store.close()
-        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         return EnqueueRate(
-            engine: median(rounds.map(\.engine)), store: alone, commitPerRow: median(rounds.map(\.perRow)),
-            ratioToCommitPerRow: median(rounds.map { $0.engine / max($0.perRow, 1) }), opened: opened)
+            engine: rounds.map(\.engine).percentile(0.5), store: alone,
+            commitPerRow: rounds.map(\.perRow).percentile(0.5),
+            ratioToCommitPerRow: rounds.map { $0.engine / max($0.perRow, 1) }.percentile(0.5), opened: opened)
     }
 
     /// Queues `count` writes of the benchmark's user in the store at `folder`, 64 at a time.
