@@ -136,8 +136,9 @@ final class LiveReads: LiveReadMarking {
 
     /// The pipeline of one live read: the table's facts (those that may reach the read, see
     /// ``ReachHint``) and the refresh's reports, paired (``AnswerPairing``), composed
-    /// (``SnapshotComposer``), de-duplicated and shared. A composition that finds a synced write
-    /// the list cannot show without a fetch asks the refresh to fetch again.
+    /// (``SnapshotComposer``), de-duplicated and shared. No stage writes back into another: a
+    /// synced write the list cannot show without a fetch is found where it settles
+    /// (`Tables.listsDueForFetch`), which marks the refresh stale from outside.
     private static func pipeline(
         _ query: QueryDescription, facts: StateBroadcast<TableFacts, Never>, primaryKeys: PrimaryKeys,
         refreshID: String, refresher: Refresher, expiry: ListExpiry?
@@ -151,11 +152,7 @@ final class LiveReads: LiveReadMarking {
             facts, refresher.states, firstMatters: { hint.mayChange($0) }, settleYields: Self.settleYields
         )
         .scan(pairing) { pairing, input in pairing.pair(input.0, input.1) }
-        .scan(composer) { composer, paired in
-            let composed = composer.compose(paired)
-            if composed.fetchAgain { refresher.markStale() }
-            return composed
-        }
+        .scan(composer) { composer, paired in composer.compose(paired) }
         .distinct { shown, next in shown.shows(next) }
         .mapSync(\.snapshot)
         .share(alongside: {

@@ -21,8 +21,6 @@ struct SnapshotComposer: Sendable {
     private var foldQueued = WriteLog()
     /// The rows of the fold as last gathered.
     private var lastRows: QueryRows?
-    /// The fetch tick of the list a synced write last asked to fetch again.
-    private var refetchAskedAt: Int?
     /// The last composition, shown again while an answer waits for its report, or while the
     /// facts lack lists an UPDATE may need.
     private var last: ComposedSnapshot?
@@ -60,7 +58,6 @@ struct SnapshotComposer: Sendable {
         guard var held = last else { return noRows() }
         held.snapshot.refresh = report.state
         held.rows = .unchanged
-        held.fetchAgain = false
         last = held
         return held
     }
@@ -74,7 +71,6 @@ struct SnapshotComposer: Sendable {
         // read): the overlay could miss rows it moves in, so the last snapshot stands until then.
         if !facts.listsComplete, facts.queuedUpdates > 0, var held = last {
             held.rows = .unchanged
-            held.fetchAgain = false
             return held
         }
         let composed = composeNow(facts)
@@ -96,7 +92,7 @@ struct SnapshotComposer: Sendable {
         let snapshot = QuerySnapshot(
             result: nil, isFromCache: true, fetchedAt: nil, hasPendingMutations: false,
             refresh: report.state)
-        return ComposedSnapshot(snapshot: snapshot, rows: .unknown, fetchAgain: false)
+        return ComposedSnapshot(snapshot: snapshot, rows: .unknown)
     }
 
     private mutating func composeNow(_ facts: TableFacts) -> ComposedSnapshot {
@@ -111,7 +107,7 @@ struct SnapshotComposer: Sendable {
             result: hasRows ? QueryResult(rows: result.rows) : nil, isFromCache: !answered,
             fetchedAt: shown?.fetchedAt, hasPendingMutations: result.hasPendingMutations,
             refresh: report.state, pendingRowIDs: marks.ids)
-        return ComposedSnapshot(snapshot: snapshot, rows: rows, fetchAgain: fetchAgainForSyncedWrite(result))
+        return ComposedSnapshot(snapshot: snapshot, rows: rows)
     }
 
     /// The rows with the writes laid: the fold extended by the writes queued since, or a new one;
@@ -161,25 +157,9 @@ struct SnapshotComposer: Sendable {
         lastRows = result.rows
         return (result, .unknown)
     }
-
-    /// A write that has synced would have moved into the list a row read with other columns
-    /// (another list's `select("id,done")` row into a `select()` list, say); such a row never
-    /// joins the list, which is fetched again instead.
-    ///
-    /// Only once per fetched list, and only while the refresh is Idle: a refresh that is not
-    /// Idle fetches again anyway (its answer is refused if its request left before the write
-    /// synced). While the write is queued the server does not hold it, so no fetch is asked.
-    private mutating func fetchAgainForSyncedWrite(_ result: OverlayResult) -> Bool {
-        guard result.refetchIsDue, let shown, !shown.isStale, report.state == .idle,
-            refetchAskedAt != shown.list.fetchTick
-        else { return false }
-        refetchAskedAt = shown.list.fetchTick
-        return true
-    }
 }
 
-/// A composed snapshot, how its rows compare with the previous composition's, and whether the
-/// read must fetch again (see `SnapshotComposer.fetchAgainForSyncedWrite`).
+/// A composed snapshot and how its rows compare with the previous composition's.
 struct ComposedSnapshot: Sendable {
     /// How the rows compare with those of the composition before.
     enum Rows: Sendable, Equatable {
@@ -193,7 +173,6 @@ struct ComposedSnapshot: Sendable {
 
     var snapshot: QuerySnapshot
     var rows: Rows
-    var fetchAgain: Bool
 
     /// Whether `next` shows what `self` (the last snapshot shown) shows, comparing the rows
     /// only when the composer could not tell: a write appended at the end of a long list

@@ -110,6 +110,15 @@ enum ReplayEvents {
         for table in touched where state.tables.queuedCount(of: table) == 0 {
             state.services.liveReads.markStale(table: table)
         }
+        // A table whose queue did not drain: only the lists a synced UPDATE could not move a row
+        // into fetch again.
+        for table in touched where state.tables.queuedCount(of: table) > 0 {
+            let due = state.tables.listsDueForFetch(
+                of: table, among: state.services.liveReads.queries(of: table).map(\.canonicalKey),
+                settled: settled.filter { TableID($0) == table }, owner: state.overlayOwner,
+                primaryKeys: state.rules.primaryKeys)
+            state.services.liveReads.markStale(keys: due)
+        }
     }
 
     /// The write leaves the queue and the overlay for good and joins the rejected writes, with
