@@ -307,23 +307,16 @@ public final class EventBroadcast<Event: Sendable, Failure: Error>: Sendable {
     }
 
     private func wait(reader id: UInt64) async throws(Failure) -> Event? {
-        let result = await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: Continuation) in
-                let poll = state.withLock { Self.pollSingle(&$0, reader: id, continuation: continuation) }
-                switch poll {
-                case .event(let event):
-                    continuation.resume(returning: .success(event))
-                case .events(let events):
-                    continuation.resume(returning: .success(events.first))
-                case .done(let result):
-                    continuation.resume(returning: result)
-                case .suspend:
-                    break
+        let result = await suspendReader(
+            unregister: { self.unregister(id) },
+            poll: { (continuation: Continuation) in
+                switch state.withLock({ Self.pollSingle(&$0, reader: id, continuation: continuation) }) {
+                case .event(let event): .success(event)
+                case .events(let events): .success(events.first)
+                case .done(let result): result
+                case .suspend: nil
                 }
-            }
-        } onCancel: {
-            unregister(id)
-        }
+            })
         return try result.get()
     }
 }

@@ -331,20 +331,15 @@ public final class StateBroadcast<Value: Sendable, Failure: Error>: Sendable {
         case .suspend:
             break
         }
-        let result = await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: Continuation) in
+        let result = await suspendReader(
+            unregister: { self.unregister(id) },
+            poll: { (continuation: Continuation) in
                 switch state.withLock({ Self.poll(&$0, reader: id, continuation: continuation) }) {
-                case .value(let value):
-                    continuation.resume(returning: .success(value))
-                case .done(let result):
-                    continuation.resume(returning: result)
-                case .suspend:
-                    break
+                case .value(let value): .success(value)
+                case .done(let result): result
+                case .suspend: nil
                 }
-            }
-        } onCancel: {
-            unregister(id)
-        }
+            })
         return try result.get()
     }
 }

@@ -3,20 +3,6 @@ import Testing
 
 @testable import OfflineEngine
 
-/// A fresh folder for one test's store, under the system's temporary directory.
-func temporaryStoreFolder() -> URL {
-    FileManager.default.temporaryDirectory.appendingPathComponent("store-tests-\(UUID().uuidString)")
-}
-
-/// A realistic queued insert for tests.
-func sampleWrite(table: String = "tasks", owner: String? = "user-1", title: String = "buy milk") -> Mutation {
-    let row: Row = [
-        "id": .string(UUID().uuidString.lowercased()), "title": .string(title), "done": false,
-        "big": .number(JSONNumber(text: "9007199254740993")!), "price": .number(JSONNumber(text: "1.50")!),
-    ]
-    return Mutation(ownerID: owner, table: table, operation: .insert, rows: [row])
-}
-
 @Suite("Store keeps data across a restart", .timeLimit(.minutes(10)))
 struct StorePersistenceTests {
     @Test("a cached list and the queue read back after reopening, numbers exact")

@@ -69,17 +69,6 @@ package struct RejectionDetails: Sendable, Hashable {
     package var details: String?
     /// The server's hint, if any.
     package var hint: String?
-
-    /// Details from their parts.
-    package init(
-        status: Int, code: String? = nil, message: String, details: String? = nil, hint: String? = nil
-    ) {
-        self.status = status
-        self.code = code
-        self.message = message
-        self.details = details
-        self.hint = hint
-    }
 }
 
 /// A write the server refused, kept until the app dismisses it.

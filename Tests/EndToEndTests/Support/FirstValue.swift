@@ -24,21 +24,16 @@ func first<S: AsyncSequence & Sendable>(
         NotSeen(
             seconds: seconds, last: last.latest.map { String(String(describing: $0).prefix(800)) })
     }
-    return try await withThrowingTaskGroup(of: S.Element?.self) { group in
-        group.addTask {
+    do {
+        return try await withTimeout(seconds) {
             for try await element in stream {
                 if matches(element) { return element }
                 last.record(element)
             }
-            return nil
-        }
-        group.addTask {
-            try await Task.sleep(for: .seconds(seconds * realTimeScale))
             throw notSeen()
         }
-        defer { group.cancelAll() }
-        guard let found = try await group.next(), let element = found else { throw notSeen() }
-        return element
+    } catch is TimedOut {
+        throw notSeen()
     }
 }
 

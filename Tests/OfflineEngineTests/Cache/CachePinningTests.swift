@@ -90,7 +90,7 @@ struct CachePinningTests {
 
     @Test("a launch with a lowered budget keeps the list behind a queued write")
     func launchPassKeepsQueuedTable() async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
             let server = InMemoryPostgREST(tables: Self.tables)
             let first = try await ClientFixture(storage: .directory(folder), server: server)
             for n in 1...20 { _ = try await first.client.from("plain").select().neq("id", value: -n).fetch() }

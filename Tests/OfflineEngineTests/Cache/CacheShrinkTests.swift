@@ -21,7 +21,7 @@ struct CacheShrinkTests {
 
     @Test("lowering the budget shrinks an existing store's files at the next launch")
     func lowerBudgetShrinksTheStore() async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
             let first = try await Self.filled(folder, reads: 300)
             let filled = try await first.client.cacheSize()
             #expect(filled > 3_000_000)
@@ -44,7 +44,7 @@ struct CacheShrinkTests {
 
     @Test("a store made before incremental vacuum shrinks too (it is rebuilt once)")
     func oldStoreShrinks() async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
             let first = try await Self.filled(folder, reads: 100)
             await first.client.close()
             // As a store of an older version: auto_vacuum off.
@@ -65,7 +65,7 @@ struct CacheShrinkTests {
 
     @Test("purge gives the space back, and no evicted row is readable in the files")
     func purgeLeavesNoEvictedRow() async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
             let fixture = try await ClientFixture(
                 tables: ["items": paddedRows(20, padding: 200, marker: "EVICTED-SECRET")],
                 storage: .directory(folder))

@@ -58,7 +58,7 @@ struct CacheTimeToLiveTests {
     @Test(
         "a list whose time to live ended while the app was away is removed at launch; one within it stays")
     func expiredAtLaunch() async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
             let app = Launches(folder: folder)
             let first = try await app.launch()
             _ = try await first.client.from("rates").select().fetch()
@@ -91,7 +91,7 @@ struct CacheTimeToLiveTests {
         "an expired list behind a queued write stays, stale, and a live read fetches it before it reads fresh"
     )
     func expiredPinnedListIsFetchedAgain() async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
             let app = Launches(folder: folder)
             let first = try await app.launch()
             _ = try await first.client.from("rates").select().fetch()

@@ -11,7 +11,7 @@ struct ClientClearPrivacyTests {
 
     @Test("after clearLocalData no cleared value is readable in any of the store's files, client still open")
     func clearedValuesLeaveTheFiles() async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
             let fixture = try await ClientFixture(
                 tables: ["tasks": [["id": 1, "title": .string(Self.cachedText)]]],
                 storage: .directory(folder),
@@ -43,7 +43,7 @@ struct ClientClearPrivacyTests {
     @Test(
         "after clearLocalData no rejected write's values, accepted write's rows or evicted list is readable")
     func rejectedAcceptedAndEvictedLeaveTheFiles() async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
             let rejectedText = "rejected-SECRET-jkl012"
             let acceptedText = "accepted-SECRET-mno345"
             let evictedText = "evicted-SECRET-pqr678"

@@ -45,7 +45,7 @@ struct ClientClearUserTests {
     @Test(
         "clearLocalData(user:) leaves none of that user's values in the store's files; the other user's stay")
     func oneUsersValuesLeaveTheFiles() async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
             let fixture = try await ClientFixture(
                 tables: ["tasks": [["id": 1, "title": .string(Self.cachedA)]]], storage: .directory(folder),
                 signedInAs: nil)

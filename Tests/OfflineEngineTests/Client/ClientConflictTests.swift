@@ -29,7 +29,7 @@ struct ClientConflictTests {
         "queued, then replayed after the row was deleted elsewhere, across a relaunch: rejected as a conflict"
     )
     func replayed() async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
             let first = try await ClientFixture.offlineFirstLaunch(
                 in: folder, tables: ["tasks": [["id": 1, "done": false]]])
             let server = first.server

@@ -98,7 +98,7 @@ struct ClientCountOfflineTests {
 
     @Test("the cached count survives a relaunch while offline, and the queued insert still moves it")
     func countAcrossRelaunch() async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
             let first = try await ClientFixture(tables: ["tasks": Self.rows], storage: .directory(folder))
             let badge = Self.badge
             _ = try await badge(first.client).execute()

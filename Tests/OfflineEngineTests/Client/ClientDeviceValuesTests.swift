@@ -33,7 +33,7 @@ struct ClientDeviceValuesTests {
         "a declared uuid key and created_at: an offline insert decodes as the value, in the list and across a relaunch; the id is sent, created_at is not"
     )
     func madeOnDevice() async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
             let server = InMemoryPostgREST(tables: ["channels": []])
             let first = try await ClientFixture(storage: .directory(folder), server: server) {
                 $0.tables = ["channels": Self.channels]

@@ -184,7 +184,7 @@ struct ClientOneRowEmbedTests {
         "with a declared relation, the embed comes from the embedded table's cached rows, across a relaunch offline"
     )
     func embedFromTheDeclaredTable() async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
             let settings = { (configuration: inout Configuration) in
                 configuration.tables = ["messages": TableSettings(foreignKeys: ["profiles": "user_id"])]
             }

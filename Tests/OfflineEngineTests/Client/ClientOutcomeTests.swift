@@ -12,7 +12,7 @@ struct ClientOutcomeTests {
         "accepted, rejected and conflict are told once the writes leave the queue, and again after a relaunch"
     )
     func acrossRelaunch() async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
             let first = try await ClientFixture.offlineFirstLaunch(
                 in: folder, tables: ["tasks": [["id": 5, "done": false]]])
             let server = first.server

@@ -107,7 +107,7 @@ struct ClientRefreshTests {
     @Test(
         "on a cold start the refresh reads Refreshing with cached rows on screen while the session restores")
     func coldStart() async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
             let first = try await ClientFixture(tables: ["tasks": [["id": 1]]], storage: .directory(folder))
             _ = try await first.client.from("tasks").select().fetch()
             try await first.client.insertOffline(["id": 2])

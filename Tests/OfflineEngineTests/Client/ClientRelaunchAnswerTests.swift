@@ -7,7 +7,7 @@ import Testing
 struct ClientRelaunchAnswerTests {
     @Test("after a relaunch, a keyless insert that was in flight is set aside, and a keyed one is checked")
     func inFlightAtRelaunch() async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
             let first = try await ClientFixture(storage: .directory(folder))
             try await first.client.insertOffline(["title": "no id"])
             _ = try await first.client.from("tasks").insert(["id": 7, "title": "keyed"] as Row).execute()

@@ -89,7 +89,7 @@ struct ClientReplayTests {
         "a 400, 403, 409 or 422 rejects the write: it leaves the queue and the lists, is kept with the server's reason until dismissed, and later writes go on",
         arguments: [(400, "PGRST102"), (403, "42501"), (409, "23503"), (422, "PGRST999")])
     func rejection(status: Int, code: String) async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
             let fixture = try await ClientFixture(storage: .directory(folder))
             let stream = fixture.client.from("tasks").select().snapshots()
             _ = try await firstValue(of: stream) { $0.refresh == .idle }

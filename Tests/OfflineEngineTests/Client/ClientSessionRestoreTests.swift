@@ -20,7 +20,7 @@ struct ClientSessionRestoreTests {
         "Until supabase-kt's Auth plugin has restored the stored session, the refresh reads Refreshing, with the cached rows on screen"
     )
     func refreshingWithCachedRowsUntilRestored() async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
             let first = try await Self.previousClient(folder)
             await first.server.setRows([["id": 1, "title": "a"], ["id": 2, "title": "b"]], of: "tasks")
             let gate = Gate()
@@ -52,7 +52,7 @@ struct ClientSessionRestoreTests {
 
     @Test("a restore that finds no session signs out: the stored session is forgotten")
     func restoredNothingSignsOut() async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
             let first = try await Self.previousClient(folder)
             let second = try await ClientFixture(
                 storage: .directory(folder), signedInAs: nil, server: first.server, probe: ServerProbe()
@@ -72,7 +72,7 @@ struct ClientSessionRestoreTests {
 
     @Test("a sign-in made while the restore runs wins over what the restore returns")
     func signInDuringRestoreWins() async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
             let first = try await Self.previousClient(folder)
             let gate = Gate()
             let second = try await ClientFixture.relaunched(

@@ -10,7 +10,7 @@ struct ClientSessionTests {
         "the session stream starts restoring, then settles to the stored session when the app's restore throws"
     )
     func sessionRestores() async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
             let first = try await ClientFixture(storage: .directory(folder))
             await first.client.close()
             let gate = Gate()
@@ -53,7 +53,7 @@ struct ClientSessionTests {
         "clearLocalData wipes cached lists, the queue, the replay log, rejected writes and the stored session"
     )
     func clearWipesEverything() async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
             let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]], storage: .directory(folder))
             _ = try await fixture.client.from("tasks").select().fetch()
             try await fixture.client.insertOffline(["id": 2])
@@ -175,7 +175,7 @@ struct ClientSessionTests {
 
     @Test("the store's files are created readable and writable by the owner only")
     func filesOwnerOnly() async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
             let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]], storage: .directory(folder))
             _ = try await fixture.client.from("tasks").select().fetch()
             let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)

@@ -100,11 +100,7 @@ struct ClientSharedDeviceTests {
         #expect(try await firstValue(of: client.rejectedMutations()) { _ in true }.count == 1)
         // A's queue replays as A.
         await client.enableNetwork()
-        _ = try await device.clock.driving {
-            try await firstValue(of: client.pendingMutationCount()) { $0 == 0 }
-        }
-        #expect(await device.server.report().rows["a2"]?["owner"] == "A")
-        #expect(device.writeTokens.allSatisfy { $0 == "Bearer token-A" })
+        try await device.expectQueueReplayedAsA()
         await device.close()
     }
 
@@ -132,20 +128,14 @@ struct ClientSharedDeviceTests {
         // A's queued write waits for A, and replays as A.
         #expect(await device.server.report().rows["a2"] == nil)
         try await client.signIn(SharedDevice.session("A"))
-        _ = try await device.clock.driving {
-            try await firstValue(of: client.pendingMutationCount()) { $0 == 0 }
-        }
-        #expect(await device.server.report().rows["a2"]?["owner"] == "A")
-        #expect(device.writeTokens.allSatisfy { $0 == "Bearer token-A" })
+        try await device.expectQueueReplayedAsA()
         await device.close()
     }
 
     @Test("per user: an answer whose request left for A is not written to B's cache")
     func answerForAStaysOutOfB() async throws {
-        let device = try await SharedDevice(sharing: .perUser)
+        let device = try await SharedDevice.withRowsOfAAndB(sharing: .perUser)
         let client = device.client
-        try await SharedDevice.seed(device.server, [("A", "a1"), ("B", "b1")])
-        try await client.signIn(SharedDevice.session("A"))
         let gate = Gate()
         device.transport.hold = { request in
             request.method == .get && request.headers["Authorization"] == "Bearer token-A" ? gate : nil
@@ -173,10 +163,8 @@ struct ClientSharedDeviceTests {
 
     @Test("per user: a live read held while users take turns shows each one's own cache and writes")
     func heldReadFollowsTheUser() async throws {
-        let device = try await SharedDevice(sharing: .perUser)
+        let device = try await SharedDevice.withRowsOfAAndB(sharing: .perUser)
         let client = device.client
-        try await SharedDevice.seed(device.server, [("A", "a1"), ("B", "b1")])
-        try await client.signIn(SharedDevice.session("A"))
         let list = LiveList(client.from("items").select())
         _ = try await list.first { $0.refresh == .idle && $0.column("id") == ["a1"] }
         await client.disableNetwork()

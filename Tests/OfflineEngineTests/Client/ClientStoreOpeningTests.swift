@@ -21,7 +21,7 @@ struct ClientStoreOpeningTests {
     private static func withClientMadeAtOnce(
         _ body: @escaping @Sendable (_ client: OfflineClient) async throws -> Void
     ) async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
             let client = madeAtOnce(folder)
             try await withTimeout(30) { try await body(client) }
             await client.close()
@@ -30,7 +30,7 @@ struct ClientStoreOpeningTests {
 
     /// A folder whose store file is not a store.
     private static func corruptStoreFolder() throws -> URL {
-        let folder = clientStoreFolder()
+        let folder = temporaryStoreFolder()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let noise = Data((0..<8_192).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) })
         try noise.write(to: folder.appendingPathComponent(Storage.fileName))
@@ -97,7 +97,7 @@ struct ClientStoreOpeningTests {
 
     @Test("a close while the store opens returns once it opened and closed it; a new client opens it")
     func closeWhileOpening() async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
             let client = Self.madeAtOnce(folder)
             try await withTimeout(30) {
                 async let read = try? await client.from("tasks").select().execute().rows.count

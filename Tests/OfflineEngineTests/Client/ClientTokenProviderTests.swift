@@ -109,9 +109,9 @@ struct ClientTokenProviderTests {
         fixture.probe.answer(with: Self.refusing(old))
         let response = try await fixture.client.from("tasks").insert(["id": 1] as Row).execute()
         #expect(response.isQueued)
-        // The manual clock never moves: after its first refusal the replay waits on the schedule.
+        // The manual clock never moves, and nothing else here sleeps on it: a sleeper is the replay
+        // waiting on its schedule after the refusal, and it sends nothing until the clock moves.
         try await fixture.sleepers(atLeast: 1)
-        try await Task.sleep(for: .milliseconds(500))
         #expect(
             fixture.writes.count <= 3, "sent \(fixture.writes.count) times with a token refused each time")
         #expect(try await firstValue(of: fixture.client.rejectedMutations()) { _ in true }.isEmpty)

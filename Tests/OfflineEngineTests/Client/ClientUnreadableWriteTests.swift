@@ -12,7 +12,7 @@ struct ClientUnreadableWriteTests {
         "the client opens; the damaged DELETE is never sent and hides no row; the write after it replays; it is rejected with a reason that names no data, and reads back at the next open"
     )
     func damagedDelete() async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
             let rows: [Row] = [["id": 1, "title": "a"], ["id": 2, "title": "b"]]
             let keys = ["tasks": ["id"]]
             let first = try await ClientFixture(
@@ -65,7 +65,7 @@ struct ClientUnreadableWriteTests {
 
     @Test("the store reads a damaged write back from its columns, without decoding the rest of the queue")
     func storeReadsColumns() async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
             let store = try Store.open(.directory(folder))
             let damaged = Mutation(
                 ownerID: "user-1", schema: "private", table: "notes", operation: .update,

@@ -11,7 +11,7 @@ struct ClientWriteTests {
     private static func withQueuedInsertOnDisk(
         _ body: (_ folder: URL, _ fixture: ClientFixture, _ pending: PendingMutation) async throws -> Void
     ) async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
             let fixture = try await ClientFixture(storage: .directory(folder))
             guard let pending = try await fixture.client.queuedInsertOffline(["id": 1] as Row) else { return }
             try await body(folder, fixture, pending)

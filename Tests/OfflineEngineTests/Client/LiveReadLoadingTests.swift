@@ -24,7 +24,7 @@ struct LiveReadLoadingTests {
         "after a relaunch, an UPDATE queued once a read has shown its own list moves in a row of another cached list"
     )
     func updateAfterOwnListMovesRowsIn() async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
             let first = try await Self.cacheBothLists(in: folder)
             await first.client.close()
 
@@ -60,7 +60,7 @@ struct LiveReadLoadingTests {
 
     @Test("after a relaunch with an UPDATE already queued, a read's first snapshot has the row it moves in")
     func queuedUpdateAtLaunch() async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
             let first = try await Self.cacheBothLists(in: folder)
             await first.client.disableNetwork()
             _ = try await first.client.from("tasks").update(["done": false] as Row).eq("id", value: 2)

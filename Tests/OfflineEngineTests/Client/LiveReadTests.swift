@@ -22,7 +22,7 @@ struct LiveReadTests {
 
     @Test("cached rows come at once, from the cache with their fetch time, when the server is unreachable")
     func cachedRowsAtOnce() async throws {
-        try await withStoreFolder(clientStoreFolder()) { folder in
+        try await withStoreFolder(temporaryStoreFolder()) { folder in
             let first = try await ClientFixture(
                 tables: ["tasks": [["id": 1, "title": "a"]]], storage: .directory(folder))
             _ = try await first.client.from("tasks").select().fetch()

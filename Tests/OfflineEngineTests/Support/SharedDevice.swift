@@ -1,5 +1,6 @@
 import Foundation
 import OfflineEngineTesting
+import Testing
 
 @testable import OfflineEngine
 
@@ -19,7 +20,7 @@ struct SharedDevice {
         let server =
             existing ?? RowSecurityServer(table: "items", apiKey: "anon-key", faults: .none, seed: 30)
         self.server = server
-        self.folder = folder ?? clientStoreFolder()
+        self.folder = folder ?? temporaryStoreFolder()
         transport = FailableTransport(server: server)
         var configuration = Configuration(
             url: URL(string: "https://example.invalid")!, apiKey: "anon-key",
@@ -42,6 +43,14 @@ struct SharedDevice {
         await seeder.close()
     }
 
+    /// A new device whose server holds A's row `a1` and B's row `b1`, with A signed in.
+    static func withRowsOfAAndB(sharing: CacheSharing) async throws -> SharedDevice {
+        let device = try await SharedDevice(sharing: sharing)
+        try await seed(device.server, [("A", "a1"), ("B", "b1")])
+        try await device.client.signIn(session("A"))
+        return device
+    }
+
     static func session(_ user: String) -> AuthSession {
         AuthSession(accessToken: "token-\(user)", userID: user)
     }
@@ -49,6 +58,16 @@ struct SharedDevice {
     /// The tokens of the write requests the server saw so far, in order.
     var writeTokens: [String?] {
         transport.requests.values.filter { $0.method != .get }.map { $0.headers["Authorization"] }
+    }
+
+    /// Waits (moving the clock) until the queue drains, then checks that A's write `a2` reached
+    /// the server as A's, and that every write went with A's token.
+    func expectQueueReplayedAsA() async throws {
+        _ = try await clock.driving {
+            try await firstValue(of: client.pendingMutationCount()) { $0 == 0 }
+        }
+        #expect(await server.report().rows["a2"]?["owner"] == "A")
+        #expect(writeTokens.allSatisfy { $0 == "Bearer token-A" })
     }
 
     /// Closes the client and removes its store.

@@ -1,0 +1,4 @@
+/// A failure a test scripts, told apart by its name.
+struct TestFailure: Error, Hashable {
+    var name: String
+}
