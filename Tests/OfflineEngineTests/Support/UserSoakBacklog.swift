@@ -1,6 +1,5 @@
 import Foundation
 import OfflineEngineTesting
-import Streams
 import Synchronization
 
 /// How many writes of the signed-in user the client says wait in its queue, for a soak's
@@ -11,7 +10,7 @@ import Synchronization
 /// While the network is down the gate is open (writes queue, as they would), and a wait gives
 /// up after a while (a replay that never drains is for the soak to report, not to hang on).
 final class UserSoakBacklog: Sendable {
-    /// The latest count and whether the gate is open, kept newest for the waiting writers.
+    /// The latest count and whether the gate is open.
     private struct Backlog: Sendable {
         var count = 0
         var open = false
@@ -19,7 +18,7 @@ final class UserSoakBacklog: Sendable {
         func allows(_ limit: Int) -> Bool { open || count <= limit }
     }
 
-    private let backlog = StateBroadcast<Backlog, Never>(Backlog())
+    private let backlog = WaitableState(Backlog())
     private let timeoutCount = Mutex(0)
 
     /// How many waits gave up.
@@ -40,8 +39,10 @@ final class UserSoakBacklog: Sendable {
     func wait(atMost limit: Int, within seconds: Double) async {
         guard !backlog.value.allows(limit) else { return }
         let backlog = backlog
-        let reached: Void? = try? await withTimeout(seconds) {
-            for await state in backlog.values() where state.allows(limit) { return }
+        // The give-up is the soak's pacing, not a guard against a hang: real seconds, unscaled
+        // by `realTimeScale`, as the writers' script says.
+        let reached: Backlog? = try? await withTimeout(seconds / realTimeScale) {
+            await backlog.wait { $0.allows(limit) }
         }
         if reached == nil { timeoutCount.withLock { $0 += 1 } }
     }
