@@ -52,7 +52,7 @@ private func run(
     return (result, clock, transport)
 }
 
-@Suite("Read retries", .timeLimit(.minutes(1)))
+@Suite("Read retries", .timeLimit(.minutes(10)))
 struct TransportRetryTests {
     @Test("a GET answered 503 four times is tried after 1 s, 2 s and 4 s, marked X-Retry-Count")
     func schedule() async throws {

@@ -6,7 +6,7 @@ import Testing
 
 @Suite(
     "combineLatest of two state holders, waking on the changes of the first that matter",
-    .timeLimit(.minutes(2)))
+    .timeLimit(.minutes(10)))
 struct CombineLatestStatesFilterTests {
     @Test(
         "a change of the first that does not matter leaves the reader waiting; one that does wakes it with the newest values"

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Streams
 
-@Suite("combineLatest of two state holders", .timeLimit(.minutes(2)))
+@Suite("combineLatest of two state holders", .timeLimit(.minutes(10)))
 struct CombineLatestStatesTests {
     @Test("the first element is both current values; a change of either gives both newest")
     func valuesAreBothNewest() async {

@@ -2,7 +2,7 @@ import OfflineEngineTesting
 import Streams
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct CombineLatestTests {
+@Suite(.timeLimit(.minutes(10))) struct CombineLatestTests {
     @Test func waitsForEverySideThenCombinesEachNewElement() async throws {
         let (letters, continuation) = AsyncStream.makeStream(of: String.self)
         let numbers = ScriptedSequence([1, 2, 3])

@@ -3,7 +3,7 @@ import Streams
 import Testing
 
 /// Cancellation of the operators that run a task per upstream: `merge` and `combineLatest`.
-@Suite(.timeLimit(.minutes(2))) struct CombinerCancellationTests {
+@Suite(.timeLimit(.minutes(10))) struct CombinerCancellationTests {
     @Test(arguments: Combiner.allCases)
     func cancellingTheConsumerLeavesNoUpstreamAlive(combiner: Combiner) async throws {
         let live = LiveCounter()

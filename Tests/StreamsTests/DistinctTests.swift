@@ -2,7 +2,7 @@ import OfflineEngineTesting
 import Streams
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct DistinctTests {
+@Suite(.timeLimit(.minutes(10))) struct DistinctTests {
     @Test func dropsConsecutiveDuplicatesOnly() async throws {
         var received: [Int] = []
         for try await value in ScriptedSequence([1, 1, 2, 2, 2, 3, 1, 1]).distinct() {

@@ -2,7 +2,7 @@ import OfflineEngineTesting
 import Streams
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct EventBroadcastTests {
+@Suite(.timeLimit(.minutes(10))) struct EventBroadcastTests {
     @Test func readerReceivesEveryEventSentAfterSubscribingInOrder() async {
         let events = EventBroadcast<Int, Never>()
         events.send(0)

@@ -2,7 +2,7 @@ import OfflineEngineTesting
 import Streams
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct MapSyncTests {
+@Suite(.timeLimit(.minutes(10))) struct MapSyncTests {
     @Test func transformsEveryElementInOrder() async throws {
         var received: [String] = []
         for try await value in ScriptedSequence([1, 2, 3]).mapSync({ "v\($0)" }) {

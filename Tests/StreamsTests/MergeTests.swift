@@ -2,7 +2,7 @@ import OfflineEngineTesting
 import Streams
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct MergeTests {
+@Suite(.timeLimit(.minutes(10))) struct MergeTests {
     @Test func deliversEveryElementKeepingEachUpstreamsOrder() async throws {
         let received = try await withTimeout {
             var received: [Int] = []

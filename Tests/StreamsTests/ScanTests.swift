@@ -2,7 +2,7 @@ import OfflineEngineTesting
 import Streams
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct ScanTests {
+@Suite(.timeLimit(.minutes(10))) struct ScanTests {
     @Test func emitsTheRunningStateForEachElement() async throws {
         let running = ScriptedSequence([1, 2, 3, 4]).scan(0) { sum, next in
             sum += next

@@ -25,7 +25,7 @@ private final class WorkLog: Sendable {
     }
 }
 
-@Suite("share(alongside:)", .timeLimit(.minutes(2)))
+@Suite("share(alongside:)", .timeLimit(.minutes(10)))
 struct ShareAlongsideTests {
     @Test("the work starts with the run and is cancelled and awaited before the last reader's loop ends")
     func workEndsWithTheRun() async throws {

@@ -30,7 +30,7 @@ private struct RunNumbers: AsyncSequence, Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct ShareTests {
+@Suite(.timeLimit(.minutes(10))) struct ShareTests {
     @Test func readersShareOneUpstreamAndANewReaderGetsTheCurrentValue() async throws {
         let live = LiveCounter()
         let source = StateBroadcast<Int, TestError>(0)

@@ -2,7 +2,7 @@ import OfflineEngineTesting
 import Streams
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct SignalTests {
+@Suite(.timeLimit(.minutes(10))) struct SignalTests {
     @Test func aFireBetweenSubscribingAndWaitingIsKept() async {
         let signal = Signal()
         let subscription = signal.subscribe()

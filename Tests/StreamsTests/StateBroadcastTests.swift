@@ -11,7 +11,7 @@ private actor Publisher {
     }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct StateBroadcastTests {
+@Suite(.timeLimit(.minutes(10))) struct StateBroadcastTests {
     @Test func readerStartsWithTheCurrentValueThenSeesLaterOnes() async throws {
         let state = StateBroadcast<Int, Never>(1)
         state.send(2)

@@ -1,7 +1,7 @@
 import OfflineEngineTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct TestSupportTests {
+@Suite(.timeLimit(.minutes(10))) struct TestSupportTests {
     @Test func timeoutGuardFailsInsteadOfHangingOnAnUncancellableWait() async {
         let never = Countdown(1)
         await #expect(throws: TimedOut.self) {

@@ -11,7 +11,7 @@ import Testing
 ///
 /// Each test runs the write on a ``SteppedExecutor`` and, for every k, stops it after its k-th
 /// job, runs the clear or the sign-in to its end, then lets the write finish.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct ClientImmediateSendRaceTests {
     @Test("a write sent at once never leaves as its owner after a clear ran at any of its suspensions")
     func clearAtEverySuspension() async throws {
