@@ -139,15 +139,12 @@ struct SnapshotComposer: Sendable {
         }
         let list = shown?.list ?? CachedList(query: query, rows: [], fetchTick: 0)
         let queued = facts.laidWrites(facts.queued.writes)
-        let replayed = ReplayLog.unseen(
-            facts.replayed.filter { $0.mutation.applies(to: facts.owner) }, fetchTick: list.fetchTick
-        )
-        .map(\.mutation)
+        let replayed = facts.unseenReplayed(after: list.fetchTick)
         let hasUpdates = (queued + replayed).contains { $0.operation == .update }
         // The other lists give an UPDATE rows to move in, and a written row its embeds of one row.
         let others =
             hasUpdates || OneRowEmbeds.mayEmbed(query.select)
-            ? facts.lists.filter { $0.key != key }.map(\.value.list) : []
+            ? facts.lists(except: key) : []
         var made = OverlayFold<FilterEvaluator>(
             list: list, otherLists: others, primaryKeys: primaryKeys, replayed: replayed, queued: queued,
             related: facts.related)

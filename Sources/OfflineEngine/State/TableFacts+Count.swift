@@ -13,7 +13,7 @@ extension TableFacts {
         let writes = OverlayWrites.ordered(
             replayLog: replayed.filter { $0.mutation.applies(to: owner) }, fetchTick: entry.list.fetchTick,
             queue: queued.writes, ownerID: owner)
-        let others = lists.filter { $0.key != key }.map(\.value.list)
+        let others = lists(except: key)
         return OverlayCount(overlay: .engine(primaryKeys: primaryKeys)).shown(
             entry.list, beyond: entry.countBeyond, isWhole: isWhole, writes: writes, otherLists: others)
     }

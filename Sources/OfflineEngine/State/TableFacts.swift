@@ -49,6 +49,18 @@ struct TableFacts: Sendable {
         answers = 0
     }
 
+    /// The replayed writes laid for ``owner`` (theirs and owner-less ones) over a list fetched at
+    /// `fetchTick`: those it has not seen, oldest first.
+    func unseenReplayed(after fetchTick: Int) -> [Mutation] {
+        ReplayLog.unseen(replayed.filter { $0.mutation.applies(to: owner) }, fetchTick: fetchTick).map(
+            \.mutation)
+    }
+
+    /// Every cached list of the table but the one under `key`: the rows an UPDATE may move in.
+    func lists(except key: String) -> [CachedList] {
+        lists.filter { $0.key != key }.map(\.value.list)
+    }
+
     /// The queued writes laid for ``owner``: theirs and owner-less ones.
     func laidWrites(_ writes: [Mutation]) -> [Mutation] {
         writes.filter { $0.applies(to: owner) }

@@ -9,25 +9,21 @@ extension Tables {
     /// the UPDATE, the list is fetched again. Decided here, when the writes settle, rather than by
     /// the live reads that show the list, so their snapshots are derived with nothing flowing
     /// back. Only the writes that settled now count: a list already due from earlier writes was
-    /// asked for then (a new live read fetches at its start anyway).
+    /// asked for then (a new live read fetches at its start anyway). Only an UPDATE moves a row
+    /// into a list, so the caller asks only when one settled.
     func listsDueForFetch(
         of table: TableID, among keys: [String], settled: [Mutation], owner: String?,
         primaryKeys: PrimaryKeys
     ) -> Set<String> {
-        // Only an UPDATE moves a row into a list.
-        guard settled.contains(where: { $0.operation == .update }) else { return [] }
         let facts = facts(of: table, owner: owner)
         let settledIDs = Set(settled.map(\.id))
         var due: Set<String> = []
         for key in keys {
             guard let entry = facts.lists[key], !entry.isStale else { continue }
-            let unseen = ReplayLog.unseen(
-                facts.replayed.filter { $0.mutation.applies(to: owner) }, fetchTick: entry.list.fetchTick
-            )
-            .map(\.mutation)
+            let unseen = facts.unseenReplayed(after: entry.list.fetchTick)
             let earlier = unseen.filter { !settledIDs.contains($0.id) }
             guard earlier.count < unseen.count else { continue }
-            let others = facts.lists.filter { $0.key != key }.map(\.value.list)
+            let others = facts.lists(except: key)
             let isDue = { (replayed: [Mutation]) in
                 OverlayFold<FilterEvaluator>(
                     list: entry.list, otherLists: others, primaryKeys: primaryKeys, replayed: replayed,

@@ -111,8 +111,9 @@ enum ReplayEvents {
             state.services.liveReads.markStale(table: table)
         }
         // A table whose queue did not drain: only the lists a synced UPDATE could not move a row
-        // into fetch again.
-        for table in touched where state.tables.queuedCount(of: table) > 0 {
+        // into fetch again (only an UPDATE moves rows, so no other settlement asks which reads run).
+        let updated = Set(settled.lazy.filter { $0.operation == .update }.map(TableID.init))
+        for table in updated where state.tables.queuedCount(of: table) > 0 {
             let due = state.tables.listsDueForFetch(
                 of: table, among: state.services.liveReads.queries(of: table).map(\.canonicalKey),
                 settled: settled.filter { TableID($0) == table }, owner: state.overlayOwner,
