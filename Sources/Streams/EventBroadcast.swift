@@ -42,6 +42,11 @@ public final class EventBroadcast<Event: Sendable, Failure: Error>: Sendable {
     }
 
     private let state: Mutex<State>
+    /// Whether a reader may be waiting for events: some reader is registered and the fan-out is
+    /// not finished. Written under the lock; read by `send` first, so an event with nobody to
+    /// hear it touches neither the lock nor the reader types (in an unspecialized caller each
+    /// costs a metadata lookup).
+    private let listening = Atomic<Bool>(false)
 
     /// Creates a fan-out without readers.
     public init() {
@@ -60,9 +65,8 @@ public final class EventBroadcast<Event: Sendable, Failure: Error>: Sendable {
 
     /// Delivers `event` to every current reader, buffering it for busy ones; ignored after finishing.
     public func send(_ event: Event) {
+        guard listening.load(ordering: .acquiring) else { return }
         let waiting = state.withLock { state -> [Continuation] in
-            // Nobody listening (or finished): no array is made, which in an unspecialized
-            // caller costs a metadata lookup on every event.
             guard state.completion == nil, !state.readers.isEmpty else {
                 return []
             }
@@ -215,6 +219,7 @@ public final class EventBroadcast<Event: Sendable, Failure: Error>: Sendable {
         state.withLock { state in
             let id = state.readerIDs.take()
             state.readers.append(Reader(id: id))
+            if state.completion == nil { listening.store(true, ordering: .releasing) }
             return id
         }
     }
@@ -224,7 +229,9 @@ public final class EventBroadcast<Event: Sendable, Failure: Error>: Sendable {
             guard let index = state.index(of: id) else {
                 return nil
             }
-            return state.readers.remove(at: index).continuation
+            let removed = state.readers.remove(at: index)
+            if state.readers.isEmpty { listening.store(false, ordering: .releasing) }
+            return removed.continuation
         }
         continuation?.resume(returning: .success(nil))
     }
@@ -235,6 +242,7 @@ public final class EventBroadcast<Event: Sendable, Failure: Error>: Sendable {
                 return []
             }
             state.completion = completion
+            listening.store(false, ordering: .releasing)
             var waiting: [Continuation] = []
             state.readers.removeAll { reader in
                 guard let continuation = reader.continuation else {

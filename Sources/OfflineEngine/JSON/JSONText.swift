@@ -52,11 +52,13 @@ package enum JSONText {
     package static func write(_ value: JSONValue, to output: inout [UInt8]) {
         switch value {
         case .null:
-            output.append(contentsOf: "null".utf8)
+            let text: StaticString = "null"
+            text.withUTF8Buffer { output.append(contentsOf: $0) }
         case .bool(let flag):
-            output.append(contentsOf: flag ? "true".utf8 : "false".utf8)
+            let text: StaticString = flag ? "true" : "false"
+            text.withUTF8Buffer { output.append(contentsOf: $0) }
         case .number(let number):
-            output.append(contentsOf: number.text.utf8)
+            appendUTF8(number.text, to: &output)
         case .string(let text):
             writeString(text, to: &output)
         case .array(let elements):
@@ -78,15 +80,28 @@ package enum JSONText {
         }
     }
 
+    /// Appends the UTF-8 bytes of `text` as they are, copied in one go when the string holds
+    /// them contiguously (as native strings do).
+    package static func appendUTF8(_ text: String, to output: inout [UInt8]) {
+        let copied: Void? = text.utf8.withContiguousStorageIfAvailable { output.append(contentsOf: $0) }
+        if copied == nil { output.append(contentsOf: text.utf8) }
+    }
+
     /// Appends `text` as a JSON string, escaped.
     package static func writeString(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
+        // A string with nothing to escape (nearly all) is copied in one go from its own bytes.
         let plain =
             text.utf8.withContiguousStorageIfAvailable { bytes in
-                !bytes.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+                guard
+                    !bytes.contains(where: {
+                        $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\")
+                    })
+                else { return false }
+                output.append(contentsOf: bytes)
+                return true
             } ?? false
         if plain {
-            output.append(contentsOf: text.utf8)
             output.append(UInt8(ascii: "\""))
             return
         }

@@ -14,17 +14,13 @@ enum PersistedWriteText {
             JSONText.write(.number(JSONNumber(mutation.createdAt.timeIntervalSince1970)), to: &$0)
         }
         // Written only when set: a store of an earlier version reads the same bytes.
-        if mutation.expectsRows { members.add("expectRows") { $0.append(contentsOf: "true".utf8) } }
+        if mutation.expectsRows { members.add("expectRows") { Self.write(true, to: &$0) } }
         members.add("filters") { output in
             JSONText.write(.array(mutation.filters.map(PersistedForm.json)), to: &output)
         }
         members.add("id") { JSONText.writeString(mutation.id.lowercasedText, to: &$0) }
-        members.add("ignoreDuplicates") {
-            $0.append(contentsOf: (mutation.ignoreDuplicates ? "true" : "false").utf8)
-        }
-        members.add("missingDefault") {
-            $0.append(contentsOf: (mutation.useDefaultForMissing ? "true" : "false").utf8)
-        }
+        members.add("ignoreDuplicates") { Self.write(mutation.ignoreDuplicates, to: &$0) }
+        members.add("missingDefault") { Self.write(mutation.useDefaultForMissing, to: &$0) }
         if let columns = mutation.onConflict {
             members.add("onConflict") { JSONText.write(.array(columns.map(JSONValue.string)), to: &$0) }
         }
@@ -51,6 +47,12 @@ enum PersistedWriteText {
         return Data(members.finished())
     }
 
+    /// `true` or `false`, copied from static text.
+    private static func write(_ flag: Bool, to output: inout [UInt8]) {
+        let text: StaticString = flag ? "true" : "false"
+        text.withUTF8Buffer { output.append(contentsOf: $0) }
+    }
+
     /// An object's text, member by member, in the order they are added (the caller's keys are
     /// in byte order, as `JSONText` sorts them: every key is ASCII).
     private struct Members {
@@ -68,7 +70,8 @@ enum PersistedWriteText {
             count += 1
             output.append(UInt8(ascii: "\""))
             key.withUTF8Buffer { output.append(contentsOf: $0) }
-            output.append(contentsOf: "\":".utf8)
+            output.append(UInt8(ascii: "\""))
+            output.append(UInt8(ascii: ":"))
             value(&output)
         }
 

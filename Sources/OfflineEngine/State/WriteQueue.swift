@@ -9,9 +9,9 @@ struct WriteQueue: Sendable {
     private var order: [UUID] = []
     /// Positions of `order` before this are gone.
     private var head = 0
-    private var entries: [UUID: QueueEntry] = [:]
-    /// Each write's place in the queue: the order in which writes joined.
-    private var places: [UUID: Int] = [:]
+    /// Each write with its place in the queue (the order in which writes joined): one map, so
+    /// that a write joining costs one insertion.
+    private var entries: [UUID: Slot] = [:]
     private var joined = 0
     /// Queued writes per owner (`nil`: owner-less writes), kept as writes join and leave.
     private(set) var counts: [String?: Int] = [:]
@@ -28,7 +28,7 @@ struct WriteQueue: Sendable {
 
     /// Every queued write in order.
     var all: [QueueEntry] {
-        order[head...].compactMap { entries[$0] }
+        order[head...].compactMap { entries[$0]?.entry }
     }
 
     /// When the oldest stored write `owner` sees (theirs or owner-less) was made: the first such
@@ -36,26 +36,25 @@ struct WriteQueue: Sendable {
     mutating func oldest(visibleTo owner: String?) -> Date? {
         if let seen = oldestSeen, seen.viewer == owner {
             guard let id = seen.id else { return nil }
-            if let entry = entries[id] { return entry.mutation.createdAt }
+            if let slot = entries[id] { return slot.entry.mutation.createdAt }
         }
         let found = order[head...].first { id in
-            entries[id].map { $0.life.isStored && $0.mutation.applies(to: owner) } == true
+            entries[id].map { $0.entry.life.isStored && $0.entry.mutation.applies(to: owner) } == true
         }
         oldestSeen = (owner, found)
-        return found.flatMap { entries[$0]?.mutation.createdAt }
+        return found.flatMap { entries[$0]?.entry.mutation.createdAt }
     }
 
     /// The write `id`, if queued.
     subscript(id: UUID) -> QueueEntry? {
-        entries[id]
+        entries[id]?.entry
     }
 
     /// Adds a write at the end.
     mutating func append(_ entry: QueueEntry) {
         let id = entry.mutation.id
         order.append(id)
-        entries[id] = entry
-        places[id] = joined
+        entries[id] = Slot(entry: entry, place: joined)
         joined += 1
         Self.count(entry.mutation.ownerID, by: 1, in: &counts)
         if entry.life.isStored { stored(id) }
@@ -63,10 +62,13 @@ struct WriteQueue: Sendable {
 
     /// Changes the write `id` in place; `nil` when it is not queued.
     mutating func update<T>(_ id: UUID, _ change: (inout QueueEntry) -> T) -> T? {
-        guard var entry = entries[id] else { return nil }
-        let (owner, wasStored) = (entry.mutation.ownerID, entry.life.isStored)
-        let result = change(&entry)
-        entries[id] = entry
+        guard let index = entries.index(forKey: id) else { return nil }
+        let (owner, wasStored) = (
+            entries.values[index].entry.mutation.ownerID, entries.values[index].entry.life.isStored
+        )
+        // Changed in place: no copy of the write is made and put back.
+        let result = change(&entries.values[index].entry)
+        let entry = entries.values[index].entry
         if entry.mutation.ownerID != owner {
             Self.count(owner, by: -1, in: &counts)
             Self.count(entry.mutation.ownerID, by: 1, in: &counts)
@@ -86,12 +88,13 @@ struct WriteQueue: Sendable {
 
     /// Counts the write `id`, which the store now holds, among the stored writes.
     private mutating func stored(_ id: UUID) {
-        guard let entry = entries[id] else { return }
+        guard let slot = entries[id] else { return }
+        let entry = slot.entry
         Self.count(entry.mutation.ownerID, by: 1, in: &storedCounts)
         // It is the oldest the viewer sees when they saw none, or only later ones (appends may
         // be seen stored out of order).
         guard let seen = oldestSeen, entry.mutation.applies(to: seen.viewer) else { return }
-        if let seenID = seen.id, let seenPlace = places[seenID], let place = places[id], seenPlace < place {
+        if let seenID = seen.id, let seenPlace = entries[seenID]?.place, seenPlace < slot.place {
             return
         }
         oldestSeen = (seen.viewer, id)
@@ -100,8 +103,7 @@ struct WriteQueue: Sendable {
     /// Takes the write `id` out; returns it.
     @discardableResult
     mutating func remove(_ id: UUID) -> QueueEntry? {
-        guard let entry = entries.removeValue(forKey: id) else { return nil }
-        places[id] = nil
+        guard let entry = entries.removeValue(forKey: id)?.entry else { return nil }
         Self.count(entry.mutation.ownerID, by: -1, in: &counts)
         if entry.life.isStored { Self.count(entry.mutation.ownerID, by: -1, in: &storedCounts) }
         if oldestSeen?.id == id { oldestSeen = nil }
@@ -124,7 +126,7 @@ struct WriteQueue: Sendable {
     func nextRun(as user: String?, limit: Int, joins: (QueueEntry) -> Bool) -> [QueueEntry] {
         var run: [QueueEntry] = []
         for id in order[head...] {
-            guard let entry = entries[id], entry.mutation.applies(to: user) else { continue }
+            guard let entry = entries[id]?.entry, entry.mutation.applies(to: user) else { continue }
             if let first = run.first {
                 guard entry.life.isReadyToSend, entry.mutation.ownerID == first.mutation.ownerID, joins(entry)
                 else { break }
@@ -139,16 +141,16 @@ struct WriteQueue: Sendable {
 
     /// Whether the write `id` is queued, in flight, and owned by `owner`.
     func isInFlight(_ id: UUID, ownedBy owner: String?) -> Bool {
-        guard let entry = entries[id] else { return false }
+        guard let entry = entries[id]?.entry else { return false }
         return entry.mutation.ownerID == owner && entry.life.phase == .inFlight
     }
 
     /// Gives the owner-less writes to `owner`, as the store did; returns their tables.
     mutating func claimOwnerless(for owner: String) -> Set<TableID> {
         var tables = Set<TableID>()
-        for id in order[head...] where entries[id]?.mutation.ownerID == nil {
+        for id in order[head...] where entries[id]?.entry.mutation.ownerID == nil {
             update(id) { $0.mutation.ownerID = owner }
-            if let entry = entries[id] { tables.insert(TableID(entry.mutation)) }
+            if let slot = entries[id] { tables.insert(TableID(slot.entry.mutation)) }
         }
         return tables
     }
@@ -170,6 +172,12 @@ struct WriteQueue: Sendable {
     mutating func removeAll() {
         self = WriteQueue()
     }
+}
+
+/// A queued write and its place in the order writes joined.
+private struct Slot {
+    var entry: QueueEntry
+    let place: Int
 }
 
 /// One write in the queue, with where its life stands.

@@ -19,7 +19,9 @@ final class QueueIndex: Sendable {
 
     /// The write's position in the queue table, or `nil` when it is not queued.
     func sequence(of id: UUID, _ connection: SQLiteConnection) throws(StoreError) -> Int64? {
-        try loaded(connection).sequenceByID[id]
+        // Looked up under the lock: the map is not copied out for one lookup.
+        if let found = state.withLock({ $0.isStale ? nil : .some($0.sequenceByID[id]) }) { return found }
+        return try loaded(connection).sequenceByID[id]
     }
 
     /// Records an appended write.

@@ -5,7 +5,7 @@ import Foundation
 /// writer owns it and uses it from one thread at a time (SQLite's multi-thread mode).
 final class SQLiteConnection {
     private let handle: OpaquePointer
-    private var statements: [String: OpaquePointer] = [:]
+    private var statements: [StatementKey: OpaquePointer] = [:]
 
     /// Opens the database at `path` (creating it when missing, unless `create` is `false`), or an
     /// in-memory one for `nil`.
@@ -79,7 +79,8 @@ final class SQLiteConnection {
 
     private func prepared(_ sql: String, _ values: [SQLiteValue]) throws(StoreError) -> Statement {
         let pointer: OpaquePointer
-        if let cached = statements[sql] {
+        let key = StatementKey(sql: sql)
+        if let cached = statements[key] {
             pointer = cached
             sqlite3_reset(pointer)
             // Values bound to every parameter replace the last ones: clearing is only needed
@@ -90,7 +91,7 @@ final class SQLiteConnection {
             let flags = UInt32(SQLITE_PREPARE_PERSISTENT)
             let code = sqlite3_prepare_v3(handle, sql, -1, flags, &made, nil)
             guard code == SQLITE_OK, let made else { throw failure(code) }
-            statements[sql] = made
+            statements[key] = made
             pointer = made
         }
         let statement = Statement(pointer: pointer, connection: self)
@@ -171,7 +172,9 @@ private struct Statement {
         case .null: code = sqlite3_bind_null(pointer, index)
         case .integer(let number): code = sqlite3_bind_int64(pointer, index, number)
         case .real(let number): code = sqlite3_bind_double(pointer, index, number)
-        case .text(let text): code = sqlite3_bind_text(pointer, index, text, -1, transient)
+        // `withCString` lends the string's own bytes (a short one from the stack): passing the
+        // String itself would copy it to a new array at every bind.
+        case .text(let text): code = text.withCString { sqlite3_bind_text(pointer, index, $0, -1, transient) }
         case .blob(let data):
             code = data.withUnsafeBytes { bytes in
                 sqlite3_bind_blob(
@@ -194,6 +197,28 @@ private struct Statement {
         default:
             sqlite3_reset(pointer)
             throw connection.failure(code)
+        }
+    }
+}
+
+/// A statement's SQL as the cache's key, hashed by its length and a few of its bytes instead of
+/// all of them: a statement runs at every write, and hashing its whole text cost more than
+/// binding its values. Keys that hash alike are still told apart by the whole text.
+private struct StatementKey: Hashable {
+    let sql: String
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.sql == rhs.sql }
+
+    func hash(into hasher: inout Hasher) {
+        let sampled: Void? = sql.utf8.withContiguousStorageIfAvailable { Self.sample($0, into: &hasher) }
+        if sampled == nil { Array(sql.utf8).withUnsafeBufferPointer { Self.sample($0, into: &hasher) } }
+    }
+
+    /// The length and about eight bytes spread over the text.
+    private static func sample(_ bytes: UnsafeBufferPointer<UInt8>, into hasher: inout Hasher) {
+        hasher.combine(bytes.count)
+        for index in stride(from: 0, to: bytes.count, by: max(bytes.count / 8, 1)) {
+            hasher.combine(bytes[index])
         }
     }
 }

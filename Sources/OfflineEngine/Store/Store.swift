@@ -159,10 +159,14 @@ package final class Store: Sendable {
     ) async throws(StoreError) -> T {
         // An idle writer runs a lone write here and now, with no suspension: the commit is the
         // cost, not handing the caller over and back.
-        if writes, !checkpoint, !vacuum {
-            let outcome = JobOutcome<T>()
-            let job = job(writes: writes, atomic: atomic, work) { outcome.set($0) }
-            if let result = writer.runAtOnceIfIdle(job) ? outcome.result : nil { return try result.get() }
+        if writes, !checkpoint, !vacuum,
+            let result = writer.runAtOnceIfIdle({ connection in
+                Self.execute(work, atomic: atomic, on: connection)
+            })
+        {
+            // The work failed or its commit did: what the index learned may not be on disk.
+            if case .failure = result { queueIndex.invalidate() }
+            return try result.get()
         }
         let result = await withCheckedContinuation {
             (caller: CheckedContinuation<Result<T, StoreError>, Never>) in
@@ -259,13 +263,4 @@ extension Store {
             """,
             .integer(tick))
     }
-}
-
-/// Where a job run at once leaves its result for its caller.
-private final class JobOutcome<T: Sendable>: Sendable {
-    private let value = Mutex<Result<T, StoreError>?>(nil)
-
-    func set(_ result: Result<T, StoreError>) { value.withLock { $0 = result } }
-
-    var result: Result<T, StoreError>? { value.withLock { $0 } }
 }

@@ -80,23 +80,51 @@ final class StoreWriter: Sendable {
         return true
     }
 
-    /// Runs `job` on the caller's thread, in a batch of its own, when the writer is idle (no
-    /// batch under way, none waiting, not closing): its finisher has run when this returns
-    /// `true`. `false`: nothing was run, the caller submits it instead. Never a checkpoint or a
-    /// vacuum: those can take long, and stay on the queue.
-    func runAtOnceIfIdle(_ job: StoreJob) -> Bool {
-        guard !job.checkpointsAfterCommit, !job.vacuumsAfterCommit else { return false }
+    /// Runs `work` on the caller's thread, in a transaction of its own, when the writer is idle
+    /// (no batch under way, none waiting, not closing): its result, or the commit's error, once
+    /// committed. `nil`: nothing was run, the caller submits it as a job instead. Never a
+    /// checkpoint or a vacuum: those can take long, and stay on the queue. No job, closure or
+    /// array is made: a lone write costs its commit.
+    func runAtOnceIfIdle<T: Sendable>(
+        _ work: @Sendable (SQLiteConnection) -> Result<T, StoreError>
+    ) -> Result<T, StoreError>? {
         let taken = pending.withLock { state -> Bool in
             guard !state.closing, !state.draining else { return false }
             state.draining = true
             return true
         }
-        guard taken else { return false }
-        let finishers = connection.withLock { connection in Self.runBatch([job], on: connection, hooks: hooks)
-        }
-        for finish in finishers { finish() }
+        guard taken else { return nil }
+        let result = connection.withLock { connection in Self.runLone(work, on: connection, hooks: hooks) }
         handBack()
-        return true
+        return result
+    }
+
+    /// ``runBatch(_:on:hooks:)`` for one piece of work run in place.
+    private static func runLone<T: Sendable>(
+        _ work: @Sendable (SQLiteConnection) -> Result<T, StoreError>, on connection: SQLiteConnection?,
+        hooks: CommitHooks
+    ) -> Result<T, StoreError> {
+        guard let connection else { return .failure(.closed) }
+        do {
+            try connection.run("BEGIN IMMEDIATE")
+        } catch {
+            return .failure(error)
+        }
+        let outcome = work(connection)
+        // A failure that rolled the transaction back: the work's own error says what happened.
+        guard !connection.isAutocommit else { return outcome }
+        if let error = hooks.failure(beforeCommitOn: connection) {
+            try? connection.execute(script: "ROLLBACK")
+            return .failure(error)
+        }
+        do {
+            try connection.run("COMMIT")
+        } catch {
+            if !connection.isAutocommit { try? connection.execute(script: "ROLLBACK") }
+            return .failure(error)
+        }
+        hooks.committed()
+        return outcome
     }
 
     /// After a write ran on a caller's thread: idle again, or what arrived meanwhile (and a close
