@@ -29,6 +29,29 @@ struct JSONTextTests {
     }
 
     @Test(
+        "a character to escape is escaped wherever it falls in a string, the scan's sixteen-byte chunks included"
+    )
+    func escapesAtEveryPosition() throws {
+        for length in 1...40 {
+            for position in 0..<length {
+                for special in ["\"", "\\", "\n", "\u{1}", "\u{1F}"] {
+                    var characters = Array(repeating: "a", count: length)
+                    characters[position] = special
+                    let text = characters.joined()
+                    let written = JSONText.string(.string(text))
+                    #expect(try JSONText.parse(written) == .string(text))
+                    #expect(
+                        !written.dropFirst().dropLast().contains {
+                            $0 == "\n" || $0 == "\u{1}" || $0 == "\u{1F}"
+                        })
+                }
+            }
+            let plain = String(repeating: "é ~", count: length)
+            #expect(JSONText.string(.string(plain)) == "\"" + plain + "\"")
+        }
+    }
+
+    @Test(
         "malformed text is a typed error that names none of the text",
         arguments: [
             "{", "[1 2]", "01", "1.", "-", "1e", "\"secret", "{\"a\":1 \"b\":2}", "1.2.3", "--1",

@@ -80,6 +80,28 @@ package enum JSONText {
         }
     }
 
+    /// Whether any byte must be escaped in a JSON string (a control character, a quote or a
+    /// backslash): sixteen bytes at a time, as every string of every queued write is scanned.
+    private static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let (space, quote, backslash) = (
+            SIMD16<UInt8>(repeating: 0x20), SIMD16<UInt8>(repeating: UInt8(ascii: "\"")),
+            SIMD16<UInt8>(repeating: UInt8(ascii: "\\"))
+        )
+        var index = 0
+        while index + 16 <= bytes.count {
+            let chunk = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self)
+            if any((chunk .< space) .| (chunk .== quote) .| (chunk .== backslash)) { return true }
+            index += 16
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
+            index += 1
+        }
+        return false
+    }
+
     /// Appends the UTF-8 bytes of `text` as they are, copied in one go when the string holds
     /// them contiguously (as native strings do).
     package static func appendUTF8(_ text: String, to output: inout [UInt8]) {
@@ -93,11 +115,7 @@ package enum JSONText {
         // A string with nothing to escape (nearly all) is copied in one go from its own bytes.
         let plain =
             text.utf8.withContiguousStorageIfAvailable { bytes in
-                guard
-                    !bytes.contains(where: {
-                        $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\")
-                    })
-                else { return false }
+                guard !needsEscaping(bytes) else { return false }
                 output.append(contentsOf: bytes)
                 return true
             } ?? false

@@ -18,7 +18,11 @@ enum PersistedWriteText {
         members.add("filters") { output in
             JSONText.write(.array(mutation.filters.map(PersistedForm.json)), to: &output)
         }
-        members.add("id") { JSONText.writeString(mutation.id.lowercasedText, to: &$0) }
+        members.add("id") { output in
+            output.append(UInt8(ascii: "\""))
+            mutation.id.appendLowercasedText(to: &output)
+            output.append(UInt8(ascii: "\""))
+        }
         members.add("ignoreDuplicates") { Self.write(mutation.ignoreDuplicates, to: &$0) }
         members.add("missingDefault") { Self.write(mutation.useDefaultForMissing, to: &$0) }
         if let columns = mutation.onConflict {

@@ -36,7 +36,10 @@ public struct PendingMutation: Sendable, Hashable, Identifiable {
         var found: [RowKey]
         switch mutation.operation {
         case .insert, .upsert:
-            found = mutation.rows.compactMap(keys.key(of:))
+            let rows = mutation.rows
+            // One row (most writes): its key alone, with no array grown for it.
+            found =
+                rows.count == 1 ? keys.key(of: rows[0]).map { [$0] } ?? [] : rows.compactMap(keys.key(of:))
         case .update, .delete:
             if let pinned = keys.pinnedKeys(by: mutation.filters) {
                 found = pinned

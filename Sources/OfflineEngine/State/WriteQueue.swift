@@ -57,7 +57,7 @@ struct WriteQueue: Sendable {
         entries[id] = Slot(entry: entry, place: joined)
         joined += 1
         Self.count(entry.mutation.ownerID, by: 1, in: &counts)
-        if entry.life.isStored { stored(id) }
+        if entry.life.isStored { stored(id, entry, place: joined - 1) }
     }
 
     /// Changes the write `id` in place; `nil` when it is not queued.
@@ -80,21 +80,20 @@ struct WriteQueue: Sendable {
                 Self.count(owner, by: -1, in: &storedCounts)
                 if oldestSeen?.id == id { oldestSeen = nil }
             } else {
-                stored(id)
+                stored(id, entry, place: entries.values[index].place)
             }
         }
         return result
     }
 
-    /// Counts the write `id`, which the store now holds, among the stored writes.
-    private mutating func stored(_ id: UUID) {
-        guard let slot = entries[id] else { return }
-        let entry = slot.entry
+    /// Counts the write `id` (`entry`, joined at `place`), which the store now holds, among the
+    /// stored writes.
+    private mutating func stored(_ id: UUID, _ entry: QueueEntry, place: Int) {
         Self.count(entry.mutation.ownerID, by: 1, in: &storedCounts)
         // It is the oldest the viewer sees when they saw none, or only later ones (appends may
         // be seen stored out of order).
         guard let seen = oldestSeen, entry.mutation.applies(to: seen.viewer) else { return }
-        if let seenID = seen.id, let seenPlace = entries[seenID]?.place, seenPlace < slot.place {
+        if let seenID = seen.id, let seenPlace = entries[seenID]?.place, seenPlace < place {
             return
         }
         oldestSeen = (seen.viewer, id)
