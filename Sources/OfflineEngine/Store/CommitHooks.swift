@@ -24,6 +24,10 @@ package final class CommitHooks: Sendable {
 
     private let hooks = Mutex(Hooks())
 
+    /// Whether a failure is armed: a write then always runs in a transaction of its own making,
+    /// which the failure's condition can read before it commits.
+    var armed: Bool { hooks.withLock { !$0.failures.isEmpty } }
+
     /// How many transactions that change the store have committed.
     package var commits: Int { hooks.withLock { $0.commits } }
 

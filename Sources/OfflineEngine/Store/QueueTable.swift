@@ -15,7 +15,7 @@ package struct QueueTable: Sendable {
     {
         let payload = mutation.persistedData()
         let id = Store.idKey(mutation.id)
-        try await store.perform(writes: true) {
+        try await store.perform(writes: true, oneStatement: true) {
             [queueIndex = store.queueIndex] connection throws(StoreError) in
             guard try queueIndex.sequence(of: mutation.id, connection) == nil else {
                 throw .failed(code: 2_067, detail: "a write with this id is already queued")

@@ -46,10 +46,13 @@ final class SQLiteConnection {
         try run(sql, values)
     }
 
-    /// Runs one cached statement that returns no rows, with the values in an array.
+    /// Runs one cached statement that returns no rows, with the values in an array. Text and
+    /// bytes are lent to SQLite for the step instead of copied (`SQLITE_STATIC`), and unbound
+    /// after it, so no binding outlives what it points to.
     func run(_ sql: String, _ values: [SQLiteValue]) throws(StoreError) {
-        let statement = try prepared(sql, values)
-        try statement.step()
+        let statement = try prepared(sql, values, binding: false)
+        defer { sqlite3_clear_bindings(statement.pointer) }
+        try statement.lending(values) { () throws(StoreError) in try statement.step() }
     }
 
     /// Runs one cached statement and reads every row it returns.
@@ -77,7 +80,9 @@ final class SQLiteConnection {
     /// The number of rows the last statement changed.
     var changes: Int { Int(sqlite3_changes(handle)) }
 
-    private func prepared(_ sql: String, _ values: [SQLiteValue]) throws(StoreError) -> Statement {
+    private func prepared(_ sql: String, _ values: [SQLiteValue], binding: Bool = true) throws(StoreError)
+        -> Statement
+    {
         let pointer: OpaquePointer
         let key = StatementKey(sql: sql)
         if let cached = statements[key] {
@@ -95,6 +100,7 @@ final class SQLiteConnection {
             pointer = made
         }
         let statement = Statement(pointer: pointer, connection: self)
+        guard binding else { return statement }
         for (index, value) in values.enumerated() {
             try statement.bind(value, at: Int32(index + 1))
         }
@@ -161,6 +167,8 @@ struct SQLiteRow {
 }
 
 private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+/// SQLite reads the bytes where they are, for as long as they are bound (`SQLITE_STATIC`).
+private let lent: sqlite3_destructor_type? = nil
 
 private struct Statement {
     let pointer: OpaquePointer
@@ -183,6 +191,40 @@ private struct Statement {
             }
         }
         guard code == SQLITE_OK else { throw connection.failure(code) }
+    }
+
+    /// Binds `values` from `index` on, each text or bytes lent from its own storage for as long
+    /// as `body` runs (one nested borrow per value), then runs `body`.
+    func lending(
+        _ values: [SQLiteValue], from index: Int = 0, _ body: () throws(StoreError) -> Void
+    ) throws(StoreError) {
+        guard index < values.count else { return try body() }
+        let position = Int32(index + 1)
+        var outcome: Result<Void, StoreError> = .success(())
+        func lend(_ code: Int32) {
+            guard code == SQLITE_OK else {
+                outcome = .failure(connection.failure(code))
+                return
+            }
+            do throws(StoreError) { try lending(values, from: index + 1, body) } catch {
+                outcome = .failure(error)
+            }
+        }
+        switch values[index] {
+        case .text(let text):
+            text.withCString { lend(sqlite3_bind_text(pointer, position, $0, -1, lent)) }
+        case .blob(let data):
+            data.withUnsafeBytes { bytes in
+                lend(
+                    sqlite3_bind_blob(
+                        pointer, position, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+                        Int32(bytes.count), lent))
+            }
+        case .null, .integer, .real:
+            try bind(values[index], at: position)
+            return try lending(values, from: index + 1, body)
+        }
+        try outcome.get()
     }
 
     /// Steps once: `true` when a row is ready, `false` when done.

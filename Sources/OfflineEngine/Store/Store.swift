@@ -153,16 +153,19 @@ package final class Store: Sendable {
     /// it and nothing else. With `checkpoint`, the result comes once the log has also been emptied
     /// into the database file after the commit (see `StoreJob.checkpointsAfterCommit`); with
     /// `vacuum`, once an old file was also rebuilt first (see `StoreJob.vacuumsAfterCommit`).
+    /// `oneStatement`: the work changes the store with a single statement, which a lone write
+    /// may then run as its own transaction (see ``StoreWriter/runAtOnceIfIdle(oneStatement:_:)``).
     nonisolated(nonsending) func perform<T: Sendable>(
         writes: Bool, atomic: Bool = false, checkpoint: Bool = false, vacuum: Bool = false,
+        oneStatement: Bool = false,
         _ work: @escaping @Sendable (SQLiteConnection) throws(StoreError) -> T
     ) async throws(StoreError) -> T {
         // An idle writer runs a lone write here and now, with no suspension: the commit is the
         // cost, not handing the caller over and back.
         if writes, !checkpoint, !vacuum,
-            let result = writer.runAtOnceIfIdle({ connection in
-                Self.execute(work, atomic: atomic, on: connection)
-            })
+            let result = writer.runAtOnceIfIdle(
+                oneStatement: oneStatement,
+                { connection in Self.execute(work, atomic: atomic, on: connection) })
         {
             // The work failed or its commit did: what the index learned may not be on disk.
             if case .failure = result { queueIndex.invalidate() }

@@ -84,9 +84,12 @@ final class StoreWriter: Sendable {
     /// (no batch under way, none waiting, not closing): its result, or the commit's error, once
     /// committed. `nil`: nothing was run, the caller submits it as a job instead. Never a
     /// checkpoint or a vacuum: those can take long, and stay on the queue. No job, closure or
-    /// array is made: a lone write costs its commit.
+    /// array is made: a lone write costs its commit. Work that changes the store with
+    /// `oneStatement` runs as that statement's own transaction (SQLite's autocommit), without
+    /// `BEGIN` and `COMMIT` around it: the same one commit, two statements fewer (unless a test
+    /// has armed a commit failure, which must read the transaction before it commits).
     func runAtOnceIfIdle<T: Sendable>(
-        _ work: @Sendable (SQLiteConnection) -> Result<T, StoreError>
+        oneStatement: Bool = false, _ work: @Sendable (SQLiteConnection) -> Result<T, StoreError>
     ) -> Result<T, StoreError>? {
         let taken = pending.withLock { state -> Bool in
             guard !state.closing, !state.draining else { return false }
@@ -94,9 +97,25 @@ final class StoreWriter: Sendable {
             return true
         }
         guard taken else { return nil }
-        let result = connection.withLock { connection in Self.runLone(work, on: connection, hooks: hooks) }
+        let result = connection.withLock { connection in
+            oneStatement && !hooks.armed
+                ? Self.runAutocommitted(work, on: connection, hooks: hooks)
+                : Self.runLone(work, on: connection, hooks: hooks)
+        }
         handBack()
         return result
+    }
+
+    /// One statement's work run as its own transaction: it is committed when it succeeds, and
+    /// SQLite rolls it back when it fails.
+    private static func runAutocommitted<T: Sendable>(
+        _ work: @Sendable (SQLiteConnection) -> Result<T, StoreError>, on connection: SQLiteConnection?,
+        hooks: CommitHooks
+    ) -> Result<T, StoreError> {
+        guard let connection else { return .failure(.closed) }
+        let outcome = work(connection)
+        if case .success = outcome { hooks.committed() }
+        return outcome
     }
 
     /// ``runBatch(_:on:hooks:)`` for one piece of work run in place.
