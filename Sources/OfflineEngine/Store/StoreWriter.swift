@@ -98,32 +98,25 @@ final class StoreWriter: Sendable {
         }
         guard taken else { return nil }
         let result = connection.withLock { connection in
-            oneStatement && !hooks.armed
-                ? Self.runAutocommitted(work, on: connection, hooks: hooks)
-                : Self.runLone(work, on: connection, hooks: hooks)
+            Self.runLone(work, on: connection, hooks: hooks, autocommit: oneStatement && !hooks.armed)
         }
         handBack()
         return result
     }
 
-    /// One statement's work run as its own transaction: it is committed when it succeeds, and
-    /// SQLite rolls it back when it fails.
-    private static func runAutocommitted<T: Sendable>(
-        _ work: @Sendable (SQLiteConnection) -> Result<T, StoreError>, on connection: SQLiteConnection?,
-        hooks: CommitHooks
-    ) -> Result<T, StoreError> {
-        guard let connection else { return .failure(.closed) }
-        let outcome = work(connection)
-        if case .success = outcome { hooks.committed() }
-        return outcome
-    }
-
-    /// ``runBatch(_:on:hooks:)`` for one piece of work run in place.
+    /// ``runBatch(_:on:hooks:)`` for one piece of work run in place; with `autocommit`, work of
+    /// one statement runs as that statement's own transaction (committed when it succeeds,
+    /// rolled back by SQLite when it fails).
     private static func runLone<T: Sendable>(
         _ work: @Sendable (SQLiteConnection) -> Result<T, StoreError>, on connection: SQLiteConnection?,
-        hooks: CommitHooks
+        hooks: CommitHooks, autocommit: Bool
     ) -> Result<T, StoreError> {
         guard let connection else { return .failure(.closed) }
+        if autocommit {
+            let outcome = work(connection)
+            if case .success = outcome { hooks.committed() }
+            return outcome
+        }
         do {
             try connection.run("BEGIN IMMEDIATE")
         } catch {
