@@ -35,9 +35,10 @@ struct StoreJob: Sendable {
 /// share one commit, and a caller is resumed only after its work is durable.
 ///
 /// A caller with a write that finds the writer idle runs it itself, on its own thread and without
-/// suspending (``runAtOnceIfIdle(_:)``), instead of handing it to the queue and waiting to be
-/// woken: no thread hand-off for a lone writer. What arrives meanwhile forms the next batch, on
-/// the queue as before. Never a checkpoint or a vacuum: those can take long, and stay on the queue.
+/// suspending (``runAtOnceIfIdle(oneStatement:_:)``), instead of handing it to the queue and
+/// waiting to be woken: no thread hand-off for a lone writer (and a lone append of one statement
+/// is that statement's own transaction). What arrives meanwhile forms the next batch, on the queue
+/// as before. Never a checkpoint or a vacuum: those can take long, and stay on the queue.
 final class StoreWriter: Sendable {
     private struct Pending {
         var jobs: [StoreJob] = []
