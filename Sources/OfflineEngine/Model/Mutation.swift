@@ -124,6 +124,10 @@ package struct Mutation: Sendable, Hashable, Identifiable {
         get { storage.header.operation }
         set { unique().header.operation = newValue }
     }
+    // Each part of the body is read in place (`storage.box.body.rows`, the body decoded first if
+    // need be): a key path over a copy of the body retained and released every part of it at
+    // each read (about 2% of an offline `execute()`).
+
     /// The rows sent: the new rows of an insert or upsert, the one patch row of an update,
     /// none for a delete.
     package var rows: [Row] {
@@ -215,13 +219,6 @@ package struct Mutation: Sendable, Hashable, Identifiable {
     /// laid over a list: replay rejects it (``StoredWriteUnreadable``).
     package var isReadable: Bool { storage.box.body.isReadable }
 
-    /// The body, decoded first if need be. Each part is read through it in place
-    /// (`storage.box.body.rows`): a key path or closure over a copy of the body retained and
-    /// released every part of it at each read (about 2% of an offline `execute()`).
-    private func body<Part>(_ part: (MutationBody) -> Part) -> Part {
-        part(storage.box.body)
-    }
-
     /// Changes the body of this value's own box.
     private mutating func changeBody(_ change: (inout MutationBody) -> Void) {
         var body = storage.box.body
@@ -237,11 +234,11 @@ package struct Mutation: Sendable, Hashable, Identifiable {
 
     package static func == (lhs: Mutation, rhs: Mutation) -> Bool {
         lhs.storage === rhs.storage
-            || (lhs.storage.header == rhs.storage.header && lhs.body { $0 } == rhs.body { $0 })
+            || (lhs.storage.header == rhs.storage.header && lhs.storage.box.body == rhs.storage.box.body)
     }
 
     package func hash(into hasher: inout Hasher) {
         storage.header.hash(into: &hasher)
-        body { $0 }.hash(into: &hasher)
+        storage.box.body.hash(into: &hasher)
     }
 }

@@ -126,18 +126,27 @@ final class StoreWriter: Sendable {
         let outcome = work(connection)
         // A failure that rolled the transaction back: the work's own error says what happened.
         guard !connection.isAutocommit else { return outcome }
-        if let error = hooks.failure(beforeCommitOn: connection) {
+        return commit(on: connection, writes: true, hooks: hooks).map { .failure($0) } ?? outcome
+    }
+
+    /// Commits the transaction whose work has run: `nil` once committed (and counted, for a
+    /// batch that writes), or the error of a failure a test armed or of `COMMIT` itself, the
+    /// transaction then rolled back.
+    private static func commit(on connection: SQLiteConnection, writes: Bool, hooks: CommitHooks)
+        -> StoreError?
+    {
+        if writes, let error = hooks.failure(beforeCommitOn: connection) {
             try? connection.execute(script: "ROLLBACK")
-            return .failure(error)
+            return error
         }
         do {
             try connection.run("COMMIT")
         } catch {
             if !connection.isAutocommit { try? connection.execute(script: "ROLLBACK") }
-            return .failure(error)
+            return error
         }
-        hooks.committed()
-        return outcome
+        if writes { hooks.committed() }
+        return nil
     }
 
     /// After a write ran on a caller's thread: idle again, or what arrived meanwhile (and a close
@@ -226,17 +235,9 @@ final class StoreWriter: Sendable {
                 return rolledBack(jobs, finishes: finishes, failedAt: index)
             }
         }
-        if writes, let error = hooks.failure(beforeCommitOn: connection) {
-            try? connection.execute(script: "ROLLBACK")
+        if let error = commit(on: connection, writes: writes, hooks: hooks) {
             return finishes.map { finish in { finish(error) } }
         }
-        do {
-            try connection.run("COMMIT")
-        } catch {
-            if !connection.isAutocommit { try? connection.execute(script: "ROLLBACK") }
-            return finishes.map { finish in { finish(error) } }
-        }
-        if writes { hooks.committed() }
         let vacuumError =
             jobs.contains { $0.vacuumsAfterCommit } ? rebuildWithIncrementalVacuum(connection) : nil
         let checkpointError =
