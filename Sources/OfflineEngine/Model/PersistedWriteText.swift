@@ -14,7 +14,7 @@ enum PersistedWriteText {
             JSONText.write(.number(JSONNumber(mutation.createdAt.timeIntervalSince1970)), to: &$0)
         }
         // Written only when set: a store of an earlier version reads the same bytes.
-        if mutation.expectsRows { members.add("expectRows") { Self.write(true, to: &$0) } }
+        if mutation.expectsRows { members.add("expectRows") { JSONText.write(.bool(true), to: &$0) } }
         members.add("filters") { output in
             JSONText.write(.array(mutation.filters.map(PersistedForm.json)), to: &output)
         }
@@ -23,8 +23,8 @@ enum PersistedWriteText {
             mutation.id.appendLowercasedText(to: &output)
             output.append(UInt8(ascii: "\""))
         }
-        members.add("ignoreDuplicates") { Self.write(mutation.ignoreDuplicates, to: &$0) }
-        members.add("missingDefault") { Self.write(mutation.useDefaultForMissing, to: &$0) }
+        members.add("ignoreDuplicates") { JSONText.write(.bool(mutation.ignoreDuplicates), to: &$0) }
+        members.add("missingDefault") { JSONText.write(.bool(mutation.useDefaultForMissing), to: &$0) }
         if let columns = mutation.onConflict {
             members.add("onConflict") { JSONText.write(.array(columns.map(JSONValue.string)), to: &$0) }
         }
@@ -49,12 +49,6 @@ enum PersistedWriteText {
         }
         members.add("table") { JSONText.writeString(mutation.table, to: &$0) }
         return Data(members.finished())
-    }
-
-    /// `true` or `false`, copied from static text.
-    private static func write(_ flag: Bool, to output: inout [UInt8]) {
-        let text: StaticString = flag ? "true" : "false"
-        text.withUTF8Buffer { output.append(contentsOf: $0) }
     }
 
     /// An object's text, member by member, in the order they are added (the caller's keys are
