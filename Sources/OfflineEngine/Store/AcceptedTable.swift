@@ -21,13 +21,23 @@ package struct AcceptedTable: Sendable {
         for (id, owner) in owners {
             let rows = returned[id].map { JSONText.data(.array($0.map(\.json))) }
             try connection.run(
-                "INSERT OR REPLACE INTO accepted (id, accepted_at, rows, owner) VALUES (?, ?, ?, ?)",
+                """
+                INSERT INTO accepted (id, accepted_at, rows, owner, id_prefix)
+                VALUES (?1, ?2, ?3, ?4, substr(?1, 1, 8))
+                """,
                 .text(Store.idKey(id)),
                 .real(now), rows.map(SQLiteValue.blob) ?? .null, .optional(owner))
         }
         try connection.run(
             "DELETE FROM accepted WHERE seq <= (SELECT MAX(seq) FROM accepted) - ?", .integer(Int64(limit)))
     }
+
+    /// The accepted write whose id is `?1`, found through the index of the ids' first 8
+    /// characters (the whole id compared among those that share them).
+    static let lookup = """
+        SELECT accepted_at, rows FROM accepted WHERE id_prefix = substr(?1, 1, 8) AND id = ?1
+        ORDER BY seq DESC LIMIT 1
+        """
 
     /// When the write `id` was accepted and the rows the server sent back, if it is among the
     /// ids kept.
@@ -36,7 +46,7 @@ package struct AcceptedTable: Sendable {
     )? {
         let found = try await store.perform(writes: false) { connection throws(StoreError) in
             try connection.query(
-                "SELECT accepted_at, rows FROM accepted WHERE id = ?", .text(Store.idKey(id))
+                Self.lookup, .text(Store.idKey(id))
             ) {
                 row in (Date(timeIntervalSince1970: row.real(0)), row.isNull(1) ? nil : row.blob(1))
             }.first

@@ -8,7 +8,7 @@ enum StoreSchema {
     static var currentVersion: Int { migrations.count }
 
     /// Step `i` moves a file from version `i` to version `i + 1`.
-    static let migrations: [String] = [version1, version2, version3, version4, version5, version6]
+    static let migrations: [String] = [version1, version2, version3, version4, version5, version6, version7]
 
     /// Version 1: cached lists, the queue, the replay log, rejected writes and key-value metadata.
     static let version1 = """
@@ -165,6 +165,27 @@ enum StoreSchema {
         WHERE json_valid(CAST(payload AS TEXT));
         ALTER TABLE accepted ADD COLUMN owner TEXT;
         UPDATE accepted SET owner = (SELECT CAST(value AS TEXT) FROM meta WHERE meta.key = 'owner');
+        """
+
+    /// Version 7: accepted ids are found through an index of their first 8 characters (kept in
+    /// `id_prefix`) instead of a unique index of all 36. A replay run adds its writes' ids at
+    /// random places in that index, and the smaller one has about a third of the pages to change
+    /// and commit. A write leaves the queue once, so its id is recorded once; a lookup compares
+    /// the whole id.
+    static let version7 = """
+        CREATE TABLE accepted_by_prefix (
+            seq INTEGER PRIMARY KEY,
+            id TEXT NOT NULL,
+            accepted_at REAL NOT NULL,
+            rows BLOB,
+            owner TEXT,
+            id_prefix TEXT NOT NULL DEFAULT ''
+        );
+        INSERT INTO accepted_by_prefix (seq, id, accepted_at, rows, owner, id_prefix)
+        SELECT seq, id, accepted_at, rows, owner, substr(id, 1, 8) FROM accepted;
+        DROP TABLE accepted;
+        ALTER TABLE accepted_by_prefix RENAME TO accepted;
+        CREATE INDEX accepted_by_id_prefix ON accepted(id_prefix);
         """
 
     /// Brings the connection's database to the current version, or refuses a newer one.

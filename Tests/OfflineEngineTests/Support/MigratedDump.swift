@@ -56,13 +56,17 @@ enum MigratedDump {
     /// Columns a migration fills from what the file held rather than with their default, by table
     /// and column: each row's cell, from the old dump and the row's cells by column name.
     /// Version 6: lists belong to the cache's owner (`''`: none); logged and rejected writes to
-    /// the owner their stored bytes name; accepted ids to the cache's owner.
+    /// the owner their stored bytes name; accepted ids to the cache's owner. Version 7: an
+    /// accepted id's first 8 characters.
     static let filled: [String: [String: @Sendable (StoreDump, [String: String]) -> String]] = [
         "lists": ["user": { old, _ in ownerCell(old) ?? "t:" }],
         "list_usage": ["user": { old, _ in ownerCell(old) ?? "t:" }],
         "replay_log": ["owner": { _, row in payloadOwner(row["payload"]) }],
         "rejected": ["owner": { _, row in payloadOwner(row["payload"]) }],
-        "accepted": ["owner": { old, _ in ownerCell(old) ?? "n" }],
+        "accepted": [
+            "owner": { old, _ in ownerCell(old) ?? "n" },
+            "id_prefix": { _, row in "t:" + (row["id"] ?? "").dropFirst(2).prefix(8) },
+        ],
     ]
 
     /// The cache's owner in `meta`, as a text cell, or `nil` when none is kept.
