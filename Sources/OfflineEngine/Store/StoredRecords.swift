@@ -69,6 +69,18 @@ package struct RejectionDetails: Sendable, Hashable {
     package var details: String?
     /// The server's hint, if any.
     package var hint: String?
+
+    /// Details from their parts: the store fixtures' generator (`scripts/store-fixtures`), built
+    /// outside the module, records a refusal with it.
+    package init(
+        status: Int, code: String? = nil, message: String, details: String? = nil, hint: String? = nil
+    ) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.details = details
+        self.hint = hint
+    }
 }
 
 /// A write the server refused, kept until the app dismisses it.
