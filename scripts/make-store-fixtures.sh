@@ -31,6 +31,7 @@ fixtures=(
     "4 5e71f25" # the newest commit of version 4 when its fixture was made
     "5 e5cbb0a" # version 5 (counts kept with lists, issue 27): the commit that merged it
     "6 25e00a1" # version 6 (each user's data apart, issue 30): the commit that made it
+    "7 6904f80" # version 7 (accepted ids found by their first 8 characters, issue 28): with the generator's init back
 )
 
 # The versions whose store keeps each user's lists apart: the generator writes the owner's lists
