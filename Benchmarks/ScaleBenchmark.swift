@@ -32,7 +32,8 @@ enum ScaleBenchmark {
                     + #""unit":"writes/s","baseline":\#(Int(measured.store)),"#
                     + #""ratio_to_store":\#(format(measured.engine / max(measured.store, 1))),"#
                     + #""ratio_to_commit_per_row":\#(format(measured.ratioToCommitPerRow)),"#
-                    + #""commit_per_row":\#(Int(measured.commitPerRow)),"rounds":\#(enqueueRounds),"#
+                    + #""commit_per_row":\#(Int(measured.commitPerRow.sameDepth)),"#
+                    + #""commit_per_row_empty_file":\#(Int(measured.commitPerRow.emptyFile)),"rounds":\#(enqueueRounds),"#
                     + #""ratio_to_empty_queue":\#(format(ratio)),"open_ms":\#(format(measured.opened * 1_000)),"#
                     + #""baseline_kind":"Store.queue.enqueue at the same depth, 1 writer"}"#)
             summary.append(
@@ -91,14 +92,16 @@ enum ScaleBenchmark {
     private struct EnqueueRate {
         var engine: Double
         var store: Double
-        var commitPerRow: Double
+        /// SQLite's commit per row at the store's depth, and in a fresh file.
+        var commitPerRow: (sameDepth: Double, emptyFile: Double)
         var ratioToCommitPerRow: Double
         var opened: Double
     }
 
     /// `execute()` offline for `measuredWrites` inserts with `depth` writes queued before, in
     /// `enqueueRounds` rounds, each followed by SQLite's own cost (the same number of rows, one
-    /// commit each): a round takes a fifth of a second, so the machine's drifting load weighs on
+    /// commit each, appended to a file of its own filled as deep as the store; a fresh file's
+    /// figure is printed beside it): a round takes a fifth of a second, so the machine's drifting load weighs on
     /// a round and its baseline alike, and the ratio is the median of the rounds'. Then the
     /// store's own append at the same depth, and how long opening the client took.
     private static func enqueueRate(alreadyQueued depth: Int) async throws -> EnqueueRate {
@@ -108,7 +111,11 @@ enum ScaleBenchmark {
         let opening = ContinuousClock.now
         let client = try await offlineClient(folder, startsOffline: true)
         let opened = StoreBenchmark.seconds(ContinuousClock.now - opening)
-        var rounds: [(engine: Double, perRow: Double)] = []
+        // SQLite's own file, filled as deep as the store: each round's baseline appends as many
+        // rows to a table of the same length, one commit each.
+        let raw = try RawQueueFile()
+        try raw.fill(depth)
+        var rounds: [(engine: Double, perRow: Double, emptyFile: Double)] = []
         for round in 0..<enqueueRounds {
             // The rows are made before the clock starts, as the SQLite baseline's are: making an
             // app's row is not the engine's work.
@@ -120,8 +127,10 @@ enum ScaleBenchmark {
                 _ = try await client.from("tasks").insert(row).execute()
             }
             let engine = Double(measuredWrites) / StoreBenchmark.seconds(ContinuousClock.now - started)
-            let perRow = try StoreBenchmark.rawSingleTransaction(count: measuredWrites, commitEachRow: true)
-            rounds.append((engine, perRow))
+            let perRow = try raw.append(measuredWrites, rowsPerCommit: 1)
+            let emptyFile = try StoreBenchmark.rawSingleTransaction(
+                count: measuredWrites, commitEachRow: true)
+            rounds.append((engine, perRow, emptyFile))
         }
         await client.close()
         let store = try Store.open(.directory(folder))
@@ -137,7 +146,7 @@ enum ScaleBenchmark {
         await store.close()
         return EnqueueRate(
             engine: rounds.map(\.engine).percentile(0.5), store: alone,
-            commitPerRow: rounds.map(\.perRow).percentile(0.5),
+            commitPerRow: (rounds.map(\.perRow).percentile(0.5), rounds.map(\.emptyFile).percentile(0.5)),
             ratioToCommitPerRow: rounds.map { $0.engine / max($0.perRow, 1) }.percentile(0.5), opened: opened)
     }
 

@@ -99,55 +99,7 @@ enum StoreBenchmark {
     /// The ceiling's rows committed `rowsPerCommit` at a time: with 8, as many commits as 8
     /// writers whose every commit takes one write of each.
     static func rawInserts(count: Int, rowsPerCommit: Int) throws -> Double {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "store-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        var db: OpaquePointer?
-        guard sqlite3_open(folder.appendingPathComponent("raw.sqlite").path, &db) == SQLITE_OK, let db else {
-            throw BenchmarkFailure(what: "open")
-        }
-        defer { sqlite3_close(db) }
-        try exec(db, "PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL;")
-        try exec(db, "PRAGMA synchronous = NORMAL;")
-        try exec(
-            db,
-            """
-            CREATE TABLE queue (seq INTEGER PRIMARY KEY, id TEXT NOT NULL, owner TEXT,
-                schema_name TEXT NOT NULL, table_name TEXT NOT NULL, operation TEXT NOT NULL,
-                payload BLOB NOT NULL, created_at REAL NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
-                in_flight INTEGER NOT NULL DEFAULT 0)
-            """)
-        let rows = (0..<count).map { index in
-            let write = realisticWrite(writer: 0, index: index)
-            return (
-                id: write.id.uuidString.lowercased(), payload: [UInt8](JSONText.data(persistedShape(write)))
-            )
-        }
-        var statement: OpaquePointer?
-        let sql = """
-            INSERT INTO queue (id, owner, schema_name, table_name, operation, payload, created_at, attempts)
-            VALUES (?, ?, '', 'tasks', 'insert', ?, ?, 0)
-            """
-        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-            throw BenchmarkFailure(what: "prepare")
-        }
-        defer { sqlite3_finalize(statement) }
-        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-        let start = ContinuousClock.now
-        for (index, row) in rows.enumerated() {
-            if rowsPerCommit > 1, index % rowsPerCommit == 0 { try exec(db, "BEGIN IMMEDIATE") }
-            sqlite3_bind_text(statement, 1, row.id, -1, transient)
-            sqlite3_bind_text(statement, 2, "7f3c2a9e-0b1d-4c5e-9a8f-123456789abc", -1, transient)
-            sqlite3_bind_blob(statement, 3, row.payload, Int32(row.payload.count), transient)
-            sqlite3_bind_double(statement, 4, Date().timeIntervalSince1970)
-            guard sqlite3_step(statement) == SQLITE_DONE else { throw BenchmarkFailure(what: "insert") }
-            sqlite3_reset(statement)
-            if rowsPerCommit > 1, index % rowsPerCommit == rowsPerCommit - 1 || index == count - 1 {
-                try exec(db, "COMMIT")
-            }
-        }
-        return Double(count) / seconds(ContinuousClock.now - start)
+        try RawQueueFile().append(count, rowsPerCommit: rowsPerCommit)
     }
 
     /// The same JSON shape the store persists for a write.

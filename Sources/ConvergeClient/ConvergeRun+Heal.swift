@@ -39,6 +39,8 @@ extension ConvergeRun {
             for name in ConvergeLists.names {
                 let query = ConvergeLists.query(name, user: user, device: device, on: client)
                 let last = LastSnapshot()
+                let waited = ContinuousClock.now
+                defer { noteSlow("\(name) of \(user) shown fresh", since: waited) }
                 let shown = try? await withTimeout(60) {
                     for try await snapshot in query.snapshots() {
                         if Self.isFresh(snapshot, since: asked) { return snapshot.result?.rows }
@@ -63,7 +65,9 @@ extension ConvergeRun {
                 progress.progressed()
             }
             let client = client
+            let waited = ContinuousClock.now
             let held = try? await withTimeout(10) { try await client.rejectedMutations().first { _ in true } }
+            noteSlow("rejected writes of \(user) read\(held == nil ? " (gave up)" : "")", since: waited)
             rejected += (held ?? []).map {
                 "\($0.operation.rawValue) of \($0.ownerID ?? "nobody"): \($0.error.status) \($0.error.code ?? "-")"
             }
@@ -71,6 +75,17 @@ extension ConvergeRun {
         return ConvergeDump(
             device: device, lists: lists, rejected: rejected,
             healSeconds: drainSeconds + Self.seconds(since: started), drainSeconds: drainSeconds)
+    }
+
+    /// Says on the error output, for the soak's log, a heal step that took over 3 s: a stalled
+    /// heal then names the wait it stalled in, and whether other devices stalled in it at once.
+    private func noteSlow(_ step: String, since start: ContinuousClock.Instant) {
+        let took = Self.seconds(since: start)
+        guard took > 3 else { return }
+        FileHandle.standardError.write(
+            Data(
+                "converge client \(device): \(step) took \(String(format: "%.2f", took)) s, at \(Date())\n"
+                    .utf8))
     }
 
     static func seconds(since start: ContinuousClock.Instant) -> Double {
