@@ -6,6 +6,8 @@ import Foundation
 final class SQLiteConnection {
     private let handle: OpaquePointer
     private var statements: [StatementKey: OpaquePointer] = [:]
+    /// Test-only: the rows each read returns, when a test records them.
+    let readHooks = ReadHooks()
 
     /// Opens the database at `path` (creating it when missing, unless `create` is `false`), or an
     /// in-memory one for `nil`.
@@ -71,6 +73,7 @@ final class SQLiteConnection {
         while try statement.step() {
             results.append(try read(SQLiteRow(statement: statement.pointer)))
         }
+        readHooks.record(sql, rows: results.count)
         return results
     }
 

@@ -140,6 +140,9 @@ package final class Store: Sendable {
     /// Test-only: fails commits on purpose and counts them (see ``CommitHooks``).
     package var commitHooks: CommitHooks { writer.hooks }
 
+    /// Test-only: records the rows each read returns (see ``ReadHooks``).
+    package var readHooks: ReadHooks { writer.readHooks }
+
     /// How many calls wait for the store's writer (tests use it to interleave with the engine).
     package var waitingCalls: Int { writer.waitingJobs }
 

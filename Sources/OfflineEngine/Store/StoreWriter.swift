@@ -53,9 +53,12 @@ final class StoreWriter: Sendable {
     private let queue = DispatchQueue(label: "OfflineEngine.Store.writer", qos: .userInitiated)
     /// Test-only: failures armed on commits, and the commits counted.
     let hooks: CommitHooks
+    /// Test-only: the rows the connection's reads return (see ``ReadHooks``).
+    let readHooks: ReadHooks
 
     /// A writer that owns `connection` from now on.
     init(connection: sending SQLiteConnection, hooks: CommitHooks) {
+        readHooks = connection.readHooks
         self.connection = Mutex(connection)
         self.hooks = hooks
     }
