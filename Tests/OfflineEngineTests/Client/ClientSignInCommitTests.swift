@@ -73,4 +73,22 @@ struct ClientSignInCommitTests {
         #expect(try await client.store.account.owner() == nil)
         #expect(try await client.store.account.session() == nil)
     }
+
+    @Test("a clear, of every user's data or of one user's, is one commit")
+    func clearIsOneCommit() async throws {
+        for oneUser in [false, true] {
+            let fixture = try await Self.userOneWithAWrite()
+            let client = fixture.client
+            let commits = try await Self.commits(of: fixture) {
+                if oneUser {
+                    try await client.clearLocalData(user: "user-1")
+                } else {
+                    try await client.clearLocalData()
+                }
+            }
+            #expect(commits == 1, "clearing \(oneUser ? "one user's" : "every user's") data")
+            #expect(try await client.store.queue.all().isEmpty)
+            #expect(try await client.store.account.session() == nil)
+        }
+    }
 }
