@@ -101,9 +101,9 @@ enum ScaleBenchmark {
     /// `execute()` offline for `measuredWrites` inserts with `depth` writes queued before, in
     /// `enqueueRounds` rounds, each followed by SQLite's own cost (the same number of rows, one
     /// commit each, appended to a file of its own filled as deep as the store; a fresh file's
-    /// figure is printed beside it): a round takes a fifth of a second, so the machine's drifting load weighs on
-    /// a round and its baseline alike, and the ratio is the median of the rounds'. Then the
-    /// store's own append at the same depth, and how long opening the client took.
+    /// figure is printed beside it): a round takes a fifth of a second, so the machine's drifting
+    /// load weighs on a round and its baseline alike, and the ratio is the median of the rounds'.
+    /// Then the store's own append at the same depth, and how long opening the client took.
     private static func enqueueRate(alreadyQueued depth: Int) async throws -> EnqueueRate {
         let folder = temporaryFolder("scale-enqueue")
         defer { try? FileManager.default.removeItem(at: folder) }
