@@ -12,6 +12,8 @@ extension ConvergeRun {
             if users.count > 1 { await signIn(user) }
             await client.syncNow()
             let client = client
+            let waited = ContinuousClock.now
+            defer { noteSlow("queue of \(user) drained", since: waited) }
             do {
                 try await withTimeout(60) { try await client.waitForPendingWrites() }
             } catch {
