@@ -3,17 +3,27 @@ import Foundation
 import OfflineEngine
 
 /// SQLite alone, as the benchmarks' baseline: a file in a folder of its own with the store's
-/// `queue` table and settings (WAL, `synchronous=NORMAL`, exclusive locking), rows of the store's
-/// stored shape inserted by one prepared statement. It stays open between measures, so a baseline
-/// can be taken at the same depth as the store it is compared with.
+/// `queue` table and settings (WAL, `synchronous=NORMAL`, exclusive locking, and by default the
+/// store file's incremental auto-vacuum and secure delete), rows of the store's stored shape
+/// inserted by one prepared statement. It stays open between measures, so a baseline can be taken
+/// at the same depth as the store it is compared with.
 final class RawQueueFile {
+    /// How the file is set up besides its table and log.
+    enum Settings {
+        /// As the store makes its files: incremental auto-vacuum (each page a commit adds is also
+        /// entered in a pointer map, a second page written) and secure delete.
+        case store
+        /// SQLite's defaults for both.
+        case plain
+    }
+
     private let folder: URL
     private let db: OpaquePointer
     private let insert: OpaquePointer
     /// The rows appended so far, numbering the next rows' writes.
     private var appended = 0
 
-    init() throws {
+    init(_ settings: Settings = .store) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "raw-queue-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -21,8 +31,13 @@ final class RawQueueFile {
         guard sqlite3_open(folder.appendingPathComponent("raw.sqlite").path, &handle) == SQLITE_OK, let handle
         else { throw StoreBenchmark.BenchmarkFailure(what: "open") }
         db = handle
+        if case .store = settings {
+            // Before the log's mode writes the file's header, as the store does.
+            try StoreBenchmark.exec(db, "PRAGMA auto_vacuum = INCREMENTAL;")
+        }
         try StoreBenchmark.exec(db, "PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL;")
         try StoreBenchmark.exec(db, "PRAGMA synchronous = NORMAL;")
+        if case .store = settings { try StoreBenchmark.exec(db, "PRAGMA secure_delete = ON;") }
         try StoreBenchmark.exec(
             db,
             """

@@ -33,6 +33,7 @@ enum ScaleBenchmark {
                     + #""ratio_to_store":\#(format(measured.engine / max(measured.store, 1))),"#
                     + #""ratio_to_commit_per_row":\#(format(measured.ratioToCommitPerRow)),"#
                     + #""commit_per_row":\#(Int(measured.commitPerRow.sameDepth)),"#
+                    + #""commit_per_row_plain_file":\#(Int(measured.commitPerRow.plainFile)),"#
                     + #""commit_per_row_empty_file":\#(Int(measured.commitPerRow.emptyFile)),"rounds":\#(enqueueRounds),"#
                     + #""ratio_to_empty_queue":\#(format(ratio)),"open_ms":\#(format(measured.opened * 1_000)),"#
                     + #""baseline_kind":"Store.queue.enqueue at the same depth, 1 writer"}"#)
@@ -92,16 +93,18 @@ enum ScaleBenchmark {
     private struct EnqueueRate {
         var engine: Double
         var store: Double
-        /// SQLite's commit per row at the store's depth, and in a fresh file.
-        var commitPerRow: (sameDepth: Double, emptyFile: Double)
+        /// SQLite's commit per row at the store's depth (in a file set up as the store's, and in
+        /// one with SQLite's defaults), and in a fresh file.
+        var commitPerRow: (sameDepth: Double, plainFile: Double, emptyFile: Double)
         var ratioToCommitPerRow: Double
         var opened: Double
     }
 
     /// `execute()` offline for `measuredWrites` inserts with `depth` writes queued before, in
     /// `enqueueRounds` rounds, each followed by SQLite's own cost (the same number of rows, one
-    /// commit each, appended to a file of its own filled as deep as the store; a fresh file's
-    /// figure is printed beside it): a round takes a fifth of a second, so the machine's drifting
+    /// commit each, appended to a file of its own set up as the store's and filled as deep; the
+    /// figures of a file with SQLite's default settings and of a fresh file are printed beside
+    /// it): a round takes a fifth of a second, so the machine's drifting
     /// load weighs on a round and its baseline alike, and the ratio is the median of the rounds'.
     /// Then the store's own append at the same depth, and how long opening the client took.
     private static func enqueueRate(alreadyQueued depth: Int) async throws -> EnqueueRate {
@@ -112,10 +115,14 @@ enum ScaleBenchmark {
         let client = try await offlineClient(folder, startsOffline: true)
         let opened = StoreBenchmark.seconds(ContinuousClock.now - opening)
         // SQLite's own file, filled as deep as the store: each round's baseline appends as many
-        // rows to a table of the same length, one commit each.
+        // rows to a table of the same length, one commit each. The ratio is to a file set up as
+        // the store sets up its own; one with SQLite's defaults (no auto-vacuum, whose pointer
+        // map is a second page in many commits) is printed beside it.
         let raw = try RawQueueFile()
         try raw.fill(depth)
-        var rounds: [(engine: Double, perRow: Double, emptyFile: Double)] = []
+        let plain = try RawQueueFile(.plain)
+        try plain.fill(depth)
+        var rounds: [(engine: Double, perRow: Double, plainFile: Double, emptyFile: Double)] = []
         for round in 0..<enqueueRounds {
             // The rows are made before the clock starts, as the SQLite baseline's are: making an
             // app's row is not the engine's work.
@@ -128,9 +135,10 @@ enum ScaleBenchmark {
             }
             let engine = Double(measuredWrites) / StoreBenchmark.seconds(ContinuousClock.now - started)
             let perRow = try raw.append(measuredWrites, rowsPerCommit: 1)
+            let plainFile = try plain.append(measuredWrites, rowsPerCommit: 1)
             let emptyFile = try StoreBenchmark.rawSingleTransaction(
                 count: measuredWrites, commitEachRow: true)
-            rounds.append((engine, perRow, emptyFile))
+            rounds.append((engine, perRow, plainFile, emptyFile))
         }
         await client.close()
         let store = try Store.open(.directory(folder))
@@ -146,7 +154,10 @@ enum ScaleBenchmark {
         await store.close()
         return EnqueueRate(
             engine: rounds.map(\.engine).percentile(0.5), store: alone,
-            commitPerRow: (rounds.map(\.perRow).percentile(0.5), rounds.map(\.emptyFile).percentile(0.5)),
+            commitPerRow: (
+                rounds.map(\.perRow).percentile(0.5), rounds.map(\.plainFile).percentile(0.5),
+                rounds.map(\.emptyFile).percentile(0.5)
+            ),
             ratioToCommitPerRow: rounds.map { $0.engine / max($0.perRow, 1) }.percentile(0.5), opened: opened)
     }
 

@@ -91,7 +91,7 @@ enum StoreBenchmark {
     }
 
     /// The ceiling: the same kind of rows, already encoded, inserted by one prepared statement in one
-    /// WAL transaction (`synchronous=NORMAL`, exclusive locking, as the store).
+    /// WAL transaction, in a file set up as the store's (`RawQueueFile`).
     static func rawSingleTransaction(count: Int, commitEachRow: Bool = false) throws -> Double {
         try rawInserts(count: count, rowsPerCommit: commitEachRow ? 1 : count)
     }
