@@ -57,6 +57,14 @@ package struct Mutation: Sendable, Hashable, Identifiable {
             decoded = Atomic(Unmanaged.passRetained(BodyBox(body)))
         }
 
+        /// A box with `header` and the decoded body `box`, shared: a body never changes once
+        /// boxed (``replaceBody(_:)`` puts a new box in its place).
+        init(_ header: Header, sharing box: BodyBox) {
+            self.header = header
+            payload = nil
+            decoded = Atomic(Unmanaged.passRetained(box))
+        }
+
         init(_ header: Header, payload: Data) {
             self.header = header
             self.payload = payload
@@ -82,11 +90,14 @@ package struct Mutation: Sendable, Hashable, Identifiable {
                 .release()
         }
 
-        /// A box of its own with the same header and body (still undecoded if this one is).
+        /// A box of its own with the same header and body (still undecoded if this one is): a
+        /// decoded body is shared, not boxed again (a new write's draft is copied once, as its
+        /// owner and time are set).
         func copy() -> Storage {
-            if decoded.load(ordering: .acquiring) == nil, let payload {
-                return Storage(header, payload: payload)
+            if let decoded = decoded.load(ordering: .acquiring) {
+                return Storage(header, sharing: decoded.takeUnretainedValue())
             }
+            if let payload { return Storage(header, payload: payload) }
             return Storage(header, body: box.body)
         }
     }

@@ -4,7 +4,7 @@ import Foundation
 /// is shown, and when the server last took a write. The engine sends a new value whenever either changes.
 struct QueueFacts: Sendable, Hashable {
     /// Queued writes per owner (`nil`: owner-less writes).
-    var counts: [String?: Int] = [:]
+    var counts = OwnerCounts()
     /// The user whose writes are shown (`nil`: nobody signed in).
     var owner: String?
     /// When the oldest write ``owner`` sees was made, if any waits.

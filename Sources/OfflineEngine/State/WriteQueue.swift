@@ -14,10 +14,10 @@ struct WriteQueue: Sendable {
     private var entries: [UUID: Slot] = [:]
     private var joined = 0
     /// Queued writes per owner (`nil`: owner-less writes), kept as writes join and leave.
-    private(set) var counts: [String?: Int] = [:]
+    private(set) var counts = OwnerCounts()
     /// ``counts`` of the writes the store holds (``WriteLife/isStored``): what the app is shown,
     /// so that a write whose append is under way, and may fail, is never counted.
-    private(set) var storedCounts: [String?: Int] = [:]
+    private(set) var storedCounts = OwnerCounts()
     /// The oldest stored write a viewer sees, as last found (`id` `nil`: none), kept until it
     /// leaves, the viewer changes, or an owner changes: the queue's counts are published on every
     /// enqueue, and a scan each time would cost the writes of other users ahead of it.
@@ -56,7 +56,7 @@ struct WriteQueue: Sendable {
         order.append(id)
         entries[id] = Slot(entry: entry, place: joined)
         joined += 1
-        Self.count(entry.mutation.ownerID, by: 1, in: &counts)
+        counts.add(1, to: entry.mutation.ownerID)
         if entry.life.isStored { stored(id, entry, place: joined - 1) }
     }
 
@@ -70,14 +70,14 @@ struct WriteQueue: Sendable {
         let result = change(&entries.values[index].entry)
         let entry = entries.values[index].entry
         if entry.mutation.ownerID != owner {
-            Self.count(owner, by: -1, in: &counts)
-            Self.count(entry.mutation.ownerID, by: 1, in: &counts)
-            if wasStored { Self.count(owner, by: -1, in: &storedCounts) }
-            if entry.life.isStored { Self.count(entry.mutation.ownerID, by: 1, in: &storedCounts) }
+            counts.add(-1, to: owner)
+            counts.add(1, to: entry.mutation.ownerID)
+            if wasStored { storedCounts.add(-1, to: owner) }
+            if entry.life.isStored { storedCounts.add(1, to: entry.mutation.ownerID) }
             oldestSeen = nil
         } else if wasStored != entry.life.isStored {
             if wasStored {
-                Self.count(owner, by: -1, in: &storedCounts)
+                storedCounts.add(-1, to: owner)
                 if oldestSeen?.id == id { oldestSeen = nil }
             } else {
                 stored(id, entry, place: entries.values[index].place)
@@ -89,7 +89,7 @@ struct WriteQueue: Sendable {
     /// Counts the write `id` (`entry`, joined at `place`), which the store now holds, among the
     /// stored writes.
     private mutating func stored(_ id: UUID, _ entry: QueueEntry, place: Int) {
-        Self.count(entry.mutation.ownerID, by: 1, in: &storedCounts)
+        storedCounts.add(1, to: entry.mutation.ownerID)
         // It is the oldest the viewer sees when they saw none, or only later ones (appends may
         // be seen stored out of order).
         guard let seen = oldestSeen, entry.mutation.applies(to: seen.viewer) else { return }
@@ -103,8 +103,8 @@ struct WriteQueue: Sendable {
     @discardableResult
     mutating func remove(_ id: UUID) -> QueueEntry? {
         guard let entry = entries.removeValue(forKey: id)?.entry else { return nil }
-        Self.count(entry.mutation.ownerID, by: -1, in: &counts)
-        if entry.life.isStored { Self.count(entry.mutation.ownerID, by: -1, in: &storedCounts) }
+        counts.add(-1, to: entry.mutation.ownerID)
+        if entry.life.isStored { storedCounts.add(-1, to: entry.mutation.ownerID) }
         if oldestSeen?.id == id { oldestSeen = nil }
         if order[head] == id {
             head += 1
@@ -152,13 +152,6 @@ struct WriteQueue: Sendable {
             if let slot = entries[id] { tables.insert(TableID(slot.entry.mutation)) }
         }
         return tables
-    }
-
-    /// Static: as a method of the queue it would copy the whole queue at every call, reading
-    /// `self` while one of its counts is being changed.
-    private static func count(_ owner: String?, by delta: Int, in counts: inout [String?: Int]) {
-        let count = (counts[owner] ?? 0) + delta
-        counts[owner] = count > 0 ? count : nil
     }
 
     /// Takes every write of `user` out of the queue (their data was cleared); returns them.
