@@ -8,7 +8,8 @@ import OfflineEngine
 /// PostgREST grammar it can decide exactly (`eq neq gt gte lt lte like ilike in is`, `not.`,
 /// `or`/`and` trees), `order`, `limit` and `offset`; and writes: insert, upsert
 /// (`on_conflict`, `resolution=merge-duplicates|ignore-duplicates`), update and delete, with
-/// `Prefer: return=representation`, counts (`Prefer: count=`, answered in `Content-Range`),
+/// `Prefer: return=representation`, counts (`Prefer: count=`, answered in the `Content-Range`
+/// every answer carries, as PostgREST's do),
 /// `HEAD`, and one-object writes (`Accept: application/vnd.pgrst.object+json`: a write that
 /// matched none or several is rolled back with PostgREST's 406). Values compare by their JSON type (numbers as numbers,
 /// UUID-shaped strings without regard to case). It is not a database: no embeds, no types, no
@@ -95,8 +96,9 @@ public actor InMemoryPostgREST: HTTPTransport {
             (unbounded.limit, unbounded.offset) = (nil, nil)
             let total = counts ? try select(unbounded).count : nil
             var response = Self.json(rows.map(\.json), status: 200)
+            let first = query.offset ?? 0
             response.headers["Content-Range"] = Self.contentRange(
-                first: query.offset ?? 0, count: rows.count, total: total)
+                lower: first, upper: first + rows.count - 1, total: total)
             if request.method == .head { response.body = Data() }
             return response
         default:
@@ -122,7 +124,13 @@ public actor InMemoryPostgREST: HTTPTransport {
                 response =
                     object ? Self.json(projected[0], status: status) : Self.json(projected, status: status)
             }
-            if counts { response.headers["Content-Range"] = "*/\(written.count)" }
+            // Every write's answer has a range, as PostgREST's `Response.hs` gives it: an update's
+            // names the rows it reached, an insert's and a delete's none; the total when counted.
+            let total = counts ? written.count : nil
+            response.headers["Content-Range"] =
+                request.method == .patch
+                ? Self.contentRange(lower: 0, upper: written.count - 1, total: total)
+                : Self.contentRange(lower: 1, upper: 0, total: total)
             return response
         }
     }
@@ -139,8 +147,10 @@ public actor InMemoryPostgREST: HTTPTransport {
     }
 
     /// `0-9/42`, `*/0` for no rows, and `*` for the total when it was not counted.
-    private static func contentRange(first: Int, count: Int, total: Int?) -> String {
-        let range = count == 0 ? "*" : "\(first)-\(first + count - 1)"
+    /// A `Content-Range` value as PostgREST writes one: `lower-upper/total`, with `*` for a range
+    /// that holds no row (or a total of none) and for a total not counted.
+    private static func contentRange(lower: Int, upper: Int, total: Int?) -> String {
+        let range = total != 0 && lower <= upper ? "\(lower)-\(upper)" : "*"
         return range + "/" + (total.map(String.init) ?? "*")
     }
 
