@@ -146,9 +146,8 @@ public actor InMemoryPostgREST: HTTPTransport {
         }
     }
 
-    /// `0-9/42`, `*/0` for no rows, and `*` for the total when it was not counted.
-    /// A `Content-Range` value as PostgREST writes one: `lower-upper/total`, with `*` for a range
-    /// that holds no row (or a total of none) and for a total not counted.
+    /// A `Content-Range` value as PostgREST writes one: `lower-upper/total` (`0-9/42`), with `*`
+    /// for a range that holds no row or a total of none (`*/0`), and for a total not counted.
     private static func contentRange(lower: Int, upper: Int, total: Int?) -> String {
         let range = total != 0 && lower <= upper ? "\(lower)-\(upper)" : "*"
         return range + "/" + (total.map(String.init) ?? "*")
