@@ -11,12 +11,13 @@ struct AcceptingTransport: HTTPTransport {
         guard request.method == .post else { return try await reads.send(request) }
         let prefer = request.headers["Prefer"] ?? ""
         guard prefer.contains("return=representation"), let body = request.body else {
-            return HTTPResponse(status: 201)
+            return HTTPResponse(status: 201, headers: ["Content-Range": "*/*"])
         }
         // The rows sent, as an array: what PostgREST returns for an insert asking for them.
         let rows = body.first == UInt8(ascii: "[") ? body : Data("[".utf8) + body + Data("]".utf8)
         var headers = HTTPHeaders()
         headers["Content-Type"] = "application/json; charset=utf-8"
+        headers["Content-Range"] = "*/*"
         return HTTPResponse(status: 201, headers: headers, body: rows)
     }
 }

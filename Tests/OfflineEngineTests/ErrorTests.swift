@@ -157,7 +157,13 @@ struct ErrorTests {
             try ResponseDecoding.rows(from: HTTPResponse(status: 204))
         }
         let minimal = Mutation(table: "tasks", operation: .delete)
-        #expect(try WriteAnswer.rows(from: HTTPResponse(status: 204), for: minimal) == [])
+        #expect(
+            try WriteAnswer.rows(
+                from: HTTPResponse(status: 204, headers: ["Content-Range": "*/*"]), for: minimal) == [])
+        // Without PostgREST's Content-Range, a bare 204 is some other server's.
+        #expect(throws: UnexpectedResponseError.self) {
+            try WriteAnswer.rows(from: HTTPResponse(status: 204), for: minimal)
+        }
         #expect(throws: UnexpectedResponseError.self) { try ResponseDecoding.rows(from: json(200, "[1,2]")) }
     }
 

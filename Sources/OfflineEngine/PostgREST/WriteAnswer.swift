@@ -3,7 +3,7 @@ import Foundation
 /// Reads the answer to a write: whether a 2xx is PostgREST's own, and so settles the write.
 ///
 /// A captive portal's sign-in page, a proxy's error page, an empty body where rows were asked
-/// for, a bare JSON string: each comes with a 2xx status from something that is not PostgREST,
+/// for, a bare JSON string, a bare `201` without PostgREST's `Content-Range`: each comes with a 2xx status from something that is not PostgREST,
 /// and says nothing of whether the write was applied. Such an answer never settles a write; the
 /// write stays queued and is tried again.
 enum WriteAnswer {
@@ -30,7 +30,9 @@ enum WriteAnswer {
     /// ``UnexpectedResponseError`` for a 2xx that is not PostgREST's answer to this write.
     static func rows(from response: HTTPResponse, for mutation: Mutation) throws -> [Row] {
         guard response.isSuccess else { throw ResponseDecoding.failure(for: response) }
-        guard statuses(for: mutation).contains(response.status) else { throw notPostgRESTs(response) }
+        guard statuses(for: mutation).contains(response.status), hasPostgRESTRange(response) else {
+            throw notPostgRESTs(response)
+        }
         guard mutation.returning != nil else {
             guard ResponseDecoding.isBlank(response.body) else { throw notPostgRESTs(response) }
             try checkReached(response, rows: [], for: mutation)
@@ -42,6 +44,24 @@ enum WriteAnswer {
         let rows = try ResponseDecoding.rows(from: response)
         try checkReached(response, rows: rows, for: mutation)
         return rows
+    }
+
+    /// Whether the answer carries the `Content-Range` PostgREST sends with every write it applied
+    /// (`*/*`, `*/3`, `0-2/*` or `0-2/3`): a bare `201` or `204` from something else, which never
+    /// saw the write, does not.
+    private static func hasPostgRESTRange(_ response: HTTPResponse) -> Bool {
+        guard let value = response.headers["Content-Range"] else { return false }
+        let parts = value.trimmingCharacters(in: .whitespaces).split(
+            separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, isCount(parts[1]) else { return false }
+        if parts[0] == "*" { return true }
+        let bounds = parts[0].split(separator: "-", omittingEmptySubsequences: false)
+        return bounds.count == 2 && bounds.allSatisfy { isCount($0) && $0 != "*" }
+    }
+
+    /// Whether a part of a range is a count or `*`.
+    private static func isCount(_ part: Substring) -> Bool {
+        part == "*" || (!part.isEmpty && part.allSatisfy(\.isASCII) && part.allSatisfy(\.isNumber))
     }
 
     /// Whether a media type is JSON as PostgREST declares it (`application/json`, or

@@ -72,7 +72,7 @@ struct ClientFailedCommitTests {
         _ = try await client.from("tasks").insert(["id": 2] as Row).execute()
         // The server accepts the insert and then loses the row (another device deleted it):
         // only the replay log lays it over the cached list.
-        fixture.probe.answer { request in request.method == .post ? HTTPResponse(status: 201) : nil }
+        fixture.probe.answer { request in request.method == .post ? minimalWriteResponse() : nil }
         await client.enableNetwork()
         _ = try await firstValue(of: client.pendingMutationCount()) { $0 == 0 }
         #expect(try await client.store.replayLog.writes(table: "tasks").count == 1)

@@ -136,7 +136,7 @@ struct ClientOwnerTests {
             if request.bodyRows.contains(where: { $0["id"] == 3 }) {
                 return errorResponse(status: 403, code: "42501")
             }
-            return HTTPResponse(status: 201)
+            return minimalWriteResponse()
         }
         await client.enableNetwork()
         _ = try await firstValue(of: client.rejectedMutations()) { $0.count == 1 }

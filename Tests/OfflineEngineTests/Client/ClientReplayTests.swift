@@ -165,7 +165,7 @@ struct ClientReplayTests {
         try await fixture.client.insertOffline(["id": 2, "done": false])
         // The server loses the row (say another device deleted it): only the overlay shows it now.
         fixture.probe.answer { request in
-            request.method == HTTPMethod.post ? HTTPResponse(status: 201) : nil
+            request.method == HTTPMethod.post ? minimalWriteResponse() : nil
         }
         await fixture.client.enableNetwork()
         _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }

@@ -152,7 +152,7 @@ struct ClientSyncControlTests {
             guard request.method == .post else { return nil }
             await fixture.server.setRows(
                 [["id": 3], ["id": 4, "created_at": "2026-12-01T00:00:00Z"]], of: "tasks")
-            return HTTPResponse(status: 201)
+            return minimalWriteResponse()
         }
         await fixture.client.enableNetwork()
         let filled = try await firstValue(of: stream) { $0.result?.rows.last?["created_at"] != nil }

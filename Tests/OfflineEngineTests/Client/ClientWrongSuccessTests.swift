@@ -5,9 +5,9 @@ import Testing
 
 /// A 2xx settles a write only when it is the answer PostgREST gives that request: an insert is
 /// answered 201 (200 too for a merge upsert that only updated), an update or delete 204, or 200
-/// when it asked for rows; a body only where rows were asked for, as JSON. Anything else (a
-/// proxy's empty 200, a portal's HTML 201, a 204 where rows were asked for) keeps the write
-/// queued, tried again later.
+/// when it asked for rows; a body only where rows were asked for, as JSON; and always with
+/// PostgREST's `Content-Range`. Anything else (a proxy's empty 200, a portal's HTML 201, a bare
+/// 201 or 204, a 204 where rows were asked for) keeps the write queued, tried again later.
 @Suite("A wrong 2xx keeps the write queued", .timeLimit(.minutes(10)))
 struct ClientWrongSuccessTests {
     /// One write and a 2xx PostgREST would never give it.
@@ -63,6 +63,13 @@ struct ClientWrongSuccessTests {
             answer: status(201, body("<html>Sign in</html>", type: "text/html"))),
         Case(name: "insert answered 204", method: .post, write: insert, answer: HTTPResponse(status: 204)),
         Case(
+            name: "insert answered a bare 201, without PostgREST's Content-Range", method: .post,
+            write: insert,
+            answer: HTTPResponse(status: 201)),
+        Case(
+            name: "insert answered 201 with a file server's Content-Range", method: .post, write: insert,
+            answer: HTTPResponse(status: 201, headers: ["Content-Range": "bytes 0-99/1000"])),
+        Case(
             name: "insert asking for rows answered 204", method: .post, write: insertAskingRows,
             answer: HTTPResponse(status: 204, headers: ["Content-Range": "*/1"])),
         Case(
@@ -88,6 +95,14 @@ struct ClientWrongSuccessTests {
             name: "update answered 200 with an empty body", method: .patch, write: update,
             answer: HTTPResponse(status: 200)),
         Case(name: "update answered 201", method: .patch, write: update, answer: HTTPResponse(status: 201)),
+        Case(
+            name: "update answered a bare 204, without PostgREST's Content-Range", method: .patch,
+            write: update,
+            answer: HTTPResponse(status: 204)),
+        Case(
+            name: "delete answered a bare 204, without PostgREST's Content-Range", method: .delete,
+            write: delete,
+            answer: HTTPResponse(status: 204)),
         Case(
             name: "delete answered 200 with an empty body", method: .delete, write: delete,
             answer: HTTPResponse(status: 200)),
@@ -144,7 +159,7 @@ struct ClientWrongSuccessTests {
 
     static let batchAnswers: [HTTPResponse] = [
         HTTPResponse(status: 200), status(201, body("<html>Sign in</html>", type: "text/html")),
-        HTTPResponse(status: 204), body("\"ok\""),
+        HTTPResponse(status: 204), body("\"ok\""), HTTPResponse(status: 201),
     ]
 
     @Test("a batch answered with a 2xx PostgREST never gives it stays queued, whole", arguments: batchAnswers)

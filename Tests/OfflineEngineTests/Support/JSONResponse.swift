@@ -2,9 +2,20 @@ import Foundation
 
 @testable import OfflineEngine
 
-/// A JSON response the way PostgREST sends one.
+/// A JSON response the way PostgREST sends one, its `Content-Range` included (PostgREST sends one
+/// with every read and write; a write's answer without it is not taken for PostgREST's).
 func jsonResponse(_ rows: [Row], status: Int = 200) -> HTTPResponse {
     HTTPResponse(
-        status: status, headers: ["Content-Type": "application/json"],
+        status: status,
+        headers: [
+            "Content-Type": "application/json",
+            "Content-Range": rows.isEmpty ? "*/*" : "0-\(rows.count - 1)/*",
+        ],
         body: JSONText.data(.array(rows.map(\.json))))
+}
+
+/// PostgREST's answer to a write that asked for no rows back (`return=minimal`): `status` (201 to
+/// an insert, 204 to an update or delete) with its `Content-Range` and no body.
+func minimalWriteResponse(status: Int = 201) -> HTTPResponse {
+    HTTPResponse(status: status, headers: ["Content-Range": status == 201 ? "*/*" : "0-0/*"])
 }

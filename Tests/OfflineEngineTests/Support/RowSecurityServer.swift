@@ -253,7 +253,7 @@ actor RowSecurityServer: HTTPTransport {
                 matching(parsed.filters).map(\.row).filter { Self.text($0[ownerColumn]) == user })
         case .post:
             let written = try insert(parsed.rows, as: user, prefer: parsed.prefer)
-            return wantsRows ? Self.json(written, status: 201) : HTTPResponse(status: 201)
+            return wantsRows ? Self.json(written, status: 201) : minimalWriteResponse(status: 201)
         case .patch, .delete:
             guard !parsed.filters.isEmpty else {
                 throw Refusal(status: 400, code: "21000", message: "UPDATE or DELETE requires a WHERE clause")
@@ -275,7 +275,7 @@ actor RowSecurityServer: HTTPTransport {
                     written.append(row)
                 }
             }
-            return wantsRows ? Self.json(written) : HTTPResponse(status: 204)
+            return wantsRows ? Self.json(written) : minimalWriteResponse(status: 204)
         }
     }
 
@@ -363,7 +363,11 @@ actor RowSecurityServer: HTTPTransport {
 
     private static func json(_ rows: [Row], status: Int = 200) -> HTTPResponse {
         HTTPResponse(
-            status: status, headers: ["Content-Type": "application/json; charset=utf-8"],
+            status: status,
+            headers: [
+                "Content-Type": "application/json; charset=utf-8",
+                "Content-Range": rows.isEmpty ? "*/*" : "0-\(rows.count - 1)/*",
+            ],
             body: JSONText.data(.array(rows.map(\.json))))
     }
 

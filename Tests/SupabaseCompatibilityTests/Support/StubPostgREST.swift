@@ -41,8 +41,10 @@ struct StubPostgREST: HTTPTransport {
         }
         let one = request.headers["Accept"] == "application/vnd.pgrst.object+json"
         let data = try JSONSerialization.data(withJSONObject: one ? rows[0] : rows)
+        let range = rows.isEmpty ? "*/*" : "0-\(rows.count - 1)/*"
         return HTTPResponse(
-            status: status, headers: ["Content-Type": "application/json; charset=utf-8"], body: data)
+            status: status,
+            headers: ["Content-Type": "application/json; charset=utf-8", "Content-Range": range], body: data)
     }
 
     private static func json(_ text: String, status: Int) -> HTTPResponse {

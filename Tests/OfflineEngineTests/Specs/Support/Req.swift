@@ -76,7 +76,8 @@ enum Answer: Sendable, CustomStringConvertible {
     case unavailable(retryAfter: Int?)
     /// A proxy's HTML page (status 520, or the one given, e.g. 200).
     case proxyPage(Int)
-    /// A 2xx with an empty body.
+    /// PostgREST's answer to a write that asked for no rows: the status, its `Content-Range`, no
+    /// body.
     case empty(Int)
     /// A JSON response with this text as its body, valid or not.
     case body(Int, String)

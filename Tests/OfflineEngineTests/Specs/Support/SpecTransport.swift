@@ -90,7 +90,7 @@ final class SpecTransport: HTTPTransport, Sendable {
             let page = "<html><body>Bad gateway</body></html>"
             return HTTPResponse(status: status, headers: ["Content-Type": "text/html"], body: Data(page.utf8))
         case .empty(let status):
-            return HTTPResponse(status: status)
+            return minimalWriteResponse(status: status)
         case .body(let status, let text):
             return HTTPResponse(
                 status: status, headers: ["Content-Type": "application/json"], body: Data(text.utf8))
