@@ -19,10 +19,12 @@
         @discardableResult
         public func flushInBackground(within limit: Duration = .seconds(25)) async -> FlushResult? {
             let application = UIApplication.shared
-            let granted = application.backgroundTimeRemaining
-            let budget = granted.isFinite ? min(limit, .seconds(max(granted - 5, 0))) : limit
-            let task = application.beginBackgroundTask(withName: "OfflineEngine.flush")
+            let task = application.beginBackgroundTask(
+                withName: "OfflineEngine.flush", expirationHandler: nil)
             defer { if task != .invalid { application.endBackgroundTask(task) } }
+            // Read once the task has begun: before, in the foreground, there is no bound yet.
+            let budget = BackgroundFlushBudget.budget(
+                limit: limit, remaining: application.backgroundTimeRemaining)
             return try? await flush(within: budget)
         }
 
@@ -36,13 +38,22 @@
         ) {
             BGTaskScheduler.shared.register(forTaskWithIdentifier: identifier, using: nil) { task in
                 // The system's callback is synchronous: the flush runs in a task that the
-                // background task owns (cancelled when the system expires it).
+                // background task owns (cancelled when the system expires it, which ends the
+                // flush at once), and completes it from there.
+                let system = SystemTask(task)
                 let flushing = Task {
                     let result = try? await client().flush(within: limit)
-                    task.setTaskCompleted(success: result?.isComplete ?? false)
+                    system.task.setTaskCompleted(success: result?.isComplete ?? false)
                 }
                 task.expirationHandler = { flushing.cancel() }
             }
+        }
+
+        /// The system's task, handed to the flush that completes it: `BGTask`'s methods may be
+        /// called from any thread (Apple's documentation), which Swift cannot see.
+        private struct SystemTask: @unchecked Sendable {
+            let task: BGTask
+            init(_ task: BGTask) { self.task = task }
         }
 
         /// Asks the system to run the registered background flush when the network is there.
