@@ -28,6 +28,22 @@
             return try? await flush(within: budget)
         }
 
+        /// Runs ``flushInBackground(within:)`` each time the app resigns active, until the
+        /// calling task is cancelled: opt in by running it for the app's lifetime.
+        ///
+        /// ```swift
+        /// WindowGroup { ContentView() }
+        ///     .task { await supabase.flushWhenResigningActive() }
+        /// ```
+        @MainActor
+        public func flushWhenResigningActive(within limit: Duration = .seconds(25)) async {
+            let resigns = NotificationCenter.default.notifications(
+                named: UIApplication.willResignActiveNotification)
+            for await _ in resigns {
+                await flushInBackground(within: limit)
+            }
+        }
+
         /// Registers a `BGProcessingTask` that needs the network and flushes the queue when the
         /// system runs it; call once at launch, before the app finishes launching, with an
         /// identifier listed under `BGTaskSchedulerPermittedIdentifiers` in Info.plist. Schedule
