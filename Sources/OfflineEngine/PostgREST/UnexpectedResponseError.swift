@@ -15,8 +15,10 @@ public struct UnexpectedResponseError: Error, Sendable, Hashable, CustomStringCo
         case notJSON
         /// The body claims or looks like JSON but does not parse, or is not the expected shape.
         case malformedJSON
-        /// A success whose status or body is not what PostgREST answers the request with (an
-        /// empty `200` from a proxy to an insert, a `204` where rows were asked for).
+        /// A success whose status, headers or body are not what PostgREST answers the request
+        /// with (an empty `200` from a proxy to an insert, a `204` where rows were asked for, a
+        /// write's `201` or `204` without the `Content-Range` PostgREST always sends: a
+        /// stand-in transport in tests answers writes with one, as `InMemoryPostgREST` does).
         case notPostgRESTAnswer
     }
 
