@@ -243,8 +243,8 @@ enum ScaleBenchmark {
         return (engine, loop)
     }
 
-    /// A server that accepts every write at once (201 with PostgREST's `Content-Range`, no body) and counts the rows it was sent
-    /// (a batched replay sends several in one request).
+    /// A server that accepts every write at once (201 with PostgREST's `Content-Range`, no body)
+    /// and counts the rows it was sent (a batched replay sends several in one request).
     private final class AnswersAtOnce: HTTPTransport {
         private let count = Mutex(0)
         var posts: Int { count.withLock { $0 } }

@@ -3,9 +3,9 @@ import Foundation
 /// Reads the answer to a write: whether a 2xx is PostgREST's own, and so settles the write.
 ///
 /// A captive portal's sign-in page, a proxy's error page, an empty body where rows were asked
-/// for, a bare JSON string, a bare `201` without PostgREST's `Content-Range`: each comes with a 2xx status from something that is not PostgREST,
-/// and says nothing of whether the write was applied. Such an answer never settles a write; the
-/// write stays queued and is tried again.
+/// for, a bare JSON string, a bare `201` without PostgREST's `Content-Range`: each comes with a
+/// 2xx status from something that is not PostgREST, and says nothing of whether the write was
+/// applied. Such an answer never settles a write; the write stays queued and is tried again.
 enum WriteAnswer {
     /// PostgREST's answer to a write: the rows it sent back and the count, if asked.
     struct Answer: Sendable {
