@@ -87,6 +87,13 @@ enum Answers {
         let table = TableID(mutation)
         try await CachedLists.load(of: table, in: state)
         let tick = try await state.outputs.marks.advance(table)
+        // A write to another schema may reach the same table read without one: its answers in
+        // flight are refused too, and its lists fetched again below.
+        var reached: [(table: TableID, tick: Int64)] = []
+        for other in state.tables.tablesSharingName(with: table) {
+            try await CachedLists.load(of: other, in: state)
+            reached.append((other, try await state.outputs.marks.advance(other)))
+        }
         // After the awaits, with none until the lists are patched: a clear or a new owner since the
         // request left wins, and the patch is laid over the lists as they are now.
         guard state.ownership.admitsPatch(requestedAt: requestTick), !state.closed else { return }
@@ -97,6 +104,12 @@ enum Answers {
             primaryKeys: state.rules.primaryKeys,
             tick: tick, owner: state.overlayOwner)
         state.services.liveReads.markStale(keys: stale)
+        for other in reached {
+            let keys = state.tables.markAllStale(
+                other.table, liveQueries: state.services.liveReads.queries(of: other.table), tick: other.tick,
+                owner: state.overlayOwner)
+            state.services.liveReads.markStale(keys: keys)
+        }
         if !changed.isEmpty {
             try await state.lists.save(changed)
             state.services.cache.wrote()

@@ -157,4 +157,27 @@ struct ClientOverlayTests {
         #expect(fixture.gets.count == before + 1)
         await fixture.client.close()
     }
+
+    /// Online writes the cache cannot lay into a list, each sent at once.
+    static let unworkableWrites: [(name: String, write: @Sendable (OfflineClient) async throws -> Void)] = [
+        ("a delete filtered by lt", { _ = try await $0.from("tasks").delete().lt("id", value: 2).execute() }),
+        (
+            "an insert into another schema",
+            { _ = try await $0.from("tasks", schema: "private").insert(["id": 3] as Row).execute() }
+        ),
+    ]
+
+    @Test(
+        "an online delete filtered by what the cache cannot evaluate, or a write to another schema: the live reads fetch again",
+        arguments: unworkableWrites.indices)
+    func unworkableWritesFetchAgain(_ index: Int) async throws {
+        let fixture = try await ClientFixture(tables: ["tasks": Self.rows])
+        let stream = fixture.client.from("tasks").select().snapshots()
+        _ = try await firstValue(of: stream) { $0.refresh == .idle }
+        let before = fixture.gets.count
+        try await Self.unworkableWrites[index].write(fixture.client)
+        try await eventually { fixture.gets.count == before + 1 }
+        _ = try await firstValue(of: stream) { $0.refresh == .idle && !$0.hasPendingMutations }
+        await fixture.client.close()
+    }
 }
