@@ -89,12 +89,19 @@ struct OverlayLimitsTests {
         #expect(!joined.needsRefetch)
     }
 
-    @Test("limit: a row read with other options for a table it embeds never joins a list")
-    func otherEmbedOptionsNeverJoin() {
+    /// The reference's three kinds of embed options: a limit, an order, a filter.
+    static let embedOptions = [
+        QueryParameter(name: "author.limit", value: "1"), QueryParameter(name: "author.order", value: "name"),
+        QueryParameter(name: "author.name", value: "eq.Ann"),
+    ]
+
+    @Test(
+        "limit: a row read with other options for a table it embeds (a limit, an order, a filter) never joins a list",
+        arguments: embedOptions)
+    func otherEmbedOptionsNeverJoin(_ option: QueryParameter) {
         let select = "id,done,author:profiles(name)"
         let limited = F.list(
-            select: select, filters: [F.eq("done", "true")], rows: [],
-            embedParameters: [QueryParameter(name: "author.limit", value: "1")])
+            select: select, filters: [F.eq("done", "true")], rows: [], embedParameters: [option])
         let plain = F.list(
             select: select, filters: [F.eq("done", "false")],
             rows: [

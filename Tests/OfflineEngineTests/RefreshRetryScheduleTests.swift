@@ -99,6 +99,7 @@ struct RefreshRetryScheduleTests {
     /// What ends a retry's wait at once.
     enum WaitCut: String, CaseIterable, CustomTestStringConvertible {
         case networkAvailabilityOnline = "the network availability turns online"
+        case systemPathOnline = "the connectivity monitor (the system's network path) turns online"
         case enableNetwork = "enableNetwork() is called"
         case sessionRestored = "the session settles: a stored session finishes restoring"
         case signIn = "the session settles: a user signs in"
@@ -108,6 +109,7 @@ struct RefreshRetryScheduleTests {
         func apply(to harness: RefreshHarness) {
             switch self {
             case .networkAvailabilityOnline: harness.monitor.setAppAvailability(true)
+            case .systemPathOnline: harness.monitor.setSystemPath(.online)
             case .enableNetwork: harness.monitor.enableNetwork()
             case .sessionRestored, .signIn: harness.session.settle()
             }

@@ -104,10 +104,13 @@ struct RefreshSpecs {
             "a later, different failure does not replace Stalled.cause",
             tables: SpecRows.one,
             steps: stall + [
-                .answer(.get(), .reject(500, "YY999")),
+                // Two different failures after the stall (the 5th and 6th attempts), so that no
+                // success can end the stall before it is looked at.
+                .answer(.get(), .reject(500, "YY999"), times: 2),
                 .advance(.seconds(5)),
                 .sent(.get(), 5),
                 .advance(.seconds(15)),
+                .sent(.get(), 6),
                 .see("all", Shows(refresh: .stalled, stalledBy: "XX000")),
                 .neverSaw("all", Shows(stalledBy: "YY999")),
             ]),
