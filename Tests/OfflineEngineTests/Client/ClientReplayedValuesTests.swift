@@ -40,3 +40,35 @@ struct ClientReplayedValuesTests {
         await fixture.client.close()
     }
 }
+
+/// The reference's limit: "A queued row carries only the columns it wrote … which can fail a
+/// decode of the whole list"; the server's columns come with the next fetch.
+@Suite("A queued row lacking a column the list decodes", .timeLimit(.minutes(10)))
+struct ClientQueuedRowDecodeTests {
+    @Test(
+        "a list decoding created_at as non-optional fails while a queued row lacks it, and decodes once fetched"
+    )
+    func listDecodeFailsUntilFetched() async throws {
+        let id = "5b1f0a1e-0000-4000-8000-000000000001"
+        let first: Row = ["id": .string(id), "name": "general", "created_at": "2026-12-01T10:00:00Z"]
+        let fixture = try await ClientFixture(tables: ["channels": [first]])
+        let channels = fixture.client.from("channels").select()
+        let online: [Channel] = try await channels.execute().value
+        #expect(online.count == 1)
+        await fixture.client.disableNetwork()
+        let made = "5b1f0a1e-0000-4000-8000-000000000002"
+        _ = try await fixture.client.from("channels").insert(["id": .string(made), "name": "random"] as Row)
+            .execute()
+        await #expect(throws: (any Error).self) {
+            let _: [Channel] = try await channels.execute().value
+        }
+        await fixture.client.enableNetwork()
+        _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
+        // The server filled the column in (its default).
+        let stored: Row = ["id": .string(made), "name": "random", "created_at": "2026-12-02T10:00:00Z"]
+        await fixture.server.setRows([first, stored], of: "channels")
+        let fetched: [Channel] = try await channels.execute().value
+        #expect(fetched.map(\.name) == ["general", "random"])
+        await fixture.client.close()
+    }
+}
