@@ -107,6 +107,16 @@ struct OverlayLimitsSpecs {
                 .see("all", Shows("title", ["x"], pending: true)),
             ]),
         Scenario(
+            "a JSON null is read as SQL NULL: a row written with it joins a list filtered is(column, null), until fetched",
+            tables: ["tasks": [["id": 1, "meta": nil, "title": "a"]]],
+            steps: [
+                .live("nulls", SpecRead(where: .isNull("meta"))),
+                .see("nulls", Shows(ids: [1], refresh: .idle)),
+                .networkDown,
+                .write(.insert("tasks", ["id": 2, "meta": nil, "title": "b"]), ends: .queued),
+                .see("nulls", Shows(ids: [1, 2], pending: true)),
+            ]),
+        Scenario(
             "keys are read as UUIDs: a key written in capitals matches the same key in lower case",
             tables: ["tasks": [["id": .string(lower), "title": "a"]]],
             steps: Step.liveAll + [
