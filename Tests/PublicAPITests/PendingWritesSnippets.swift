@@ -16,6 +16,13 @@ func fixTitle(_ write: RejectedMutation, client: OfflineClient) async throws {
     try await client.retry(write.id, values: fixed)
 }
 
+/// "Flush before the app is suspended".
+func flushBeforeSuspension(client: OfflineClient) async throws -> Bool {
+    let result = try await client.flush(within: .seconds(20))
+    print("\(result.accepted.count) synced, \(result.remaining) left for later")
+    return result.isComplete
+}
+
 #if canImport(SwiftUI)
     import SwiftUI
 
