@@ -90,6 +90,13 @@ extension Engine {
         }
     }
 
+    /// Why a one-shot read whose answer was refused for good cannot be answered by the server:
+    /// the client closed (the call ends as it would offline) or the local data was cleared while
+    /// it was under way (the answer may carry the cleared session's token).
+    private static func refusal(closed: Bool) -> ClientError {
+        closed ? .offline : .cleared
+    }
+
     /// ``fetchOnce(_:options:)`` with the query's list kept from eviction.
     private func fetchOnceInUse(_ query: QueryDescription, options: ReadOptions) async throws -> (
         result: FetchResult, count: Int?
@@ -104,13 +111,20 @@ extension Engine {
         var failure: (any Error)?
         do {
             guard connectivity.current != .offline else { throw ClientError.offline }
-            let (answer, tick) = try await reads.fetch(query, options: options)
-            count = answer.count
-            answered =
-                try await Answers.apply(
+            // An answer older than the table's last change (or than a new owner) is refused and
+            // asked again, as a live read's refresh does; one refused for a clear or the client's
+            // closing is not (below, the cache answers or the call says why it cannot).
+            while true {
+                let (answer, tick) = try await reads.fetch(query, options: options)
+                count = answer.count
+                let outcome = try await Answers.apply(
                     answer.rows, query: listed, requestTick: tick, count: answer.count, in: state
-                )
-                .outcome == .applied
+                ).outcome
+                if outcome == .refused(askAgain: true) { continue }
+                answered = outcome == .applied
+                if case .refused = outcome { failure = await Self.refusal(closed: state.closed) }
+                break
+            }
         } catch {
             failure = error
         }

@@ -5,26 +5,6 @@ import Testing
 
 @testable import OfflineEngine
 
-/// Holds the first GET with the rows the server held when it arrived, until the test opens the
-/// gate: an answer that left before whatever the test does meanwhile.
-private func holdFirstRead(_ fixture: ClientFixture, gate: Gate) {
-    let held = Mutex(false)
-    let server = fixture.server
-    fixture.probe.answer { request in
-        guard request.method == .get,
-            held.withLock({ was in
-                defer { was = true }
-                return !was
-            })
-        else {
-            return nil
-        }
-        let rows = await server.rows(of: "tasks")
-        await gate.wait()
-        return jsonResponse(rows)
-    }
-}
-
 @Suite("Stale answers racing writes", .timeLimit(.minutes(10)))
 struct ClientStaleAnswerTests {
     @Test("an answer whose request left before a write was patched in is refused and asked again")
