@@ -38,8 +38,11 @@ struct Replayer: Sendable {
             let urgent = outputs.signals.urgent.stream()
             let settled = outputs.signals.sessionSettled.stream()
             let cameBack = connectivity.networkCameBack()
-            let end = await pass()
+            let (end, progressed) = await pass()
             if await state.closed { return }
+            // Failures are counted in a row, as the refresh counts them: a pass that got a run of
+            // writes through, or one the network or the session held back, starts them again.
+            if progressed || end == .blocked { failures = 0 }
             switch end {
             case .drained:
                 failures = 0
@@ -83,8 +86,10 @@ struct Replayer: Sendable {
     }
 
     /// Sends queued writes oldest first, for the current user and owner-less ones, a run at a
-    /// time, until the queue is drained or something stops the pass.
-    func pass() async -> ReplayPassEnd {
+    /// time, until the queue is drained or something stops the pass; says whether a run went
+    /// through whole before that.
+    func pass() async -> (end: ReplayPassEnd, progressed: Bool) {
+        var progressed = false
         defer {
             if uploads.value.isUploading { outputs.events.send(SyncEvent(.replayEnded)) }
             uploads.update { $0.isUploading = false }
@@ -92,16 +97,17 @@ struct Replayer: Sendable {
         while !Task.isCancelled {
             switch await ReplayEvents.nextReplay(in: state) {
             case .blocked:
-                return .blocked
+                return (.blocked, progressed)
             case .drained:
-                return .drained
+                return (.drained, progressed)
             case .run(let run):
                 if !uploads.value.isUploading { outputs.events.send(SyncEvent(.replayStarted)) }
                 uploads.update { $0.isUploading = true }
-                if let end = await replay(run) { return end }
+                if let end = await replay(run) { return (end, progressed) }
+                progressed = true
             }
         }
-        return .blocked
+        return (.blocked, progressed)
     }
 
     /// Sends a run's writes one after another as its ticket says, settling accepted ones while
