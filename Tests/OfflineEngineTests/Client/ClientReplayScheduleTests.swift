@@ -10,9 +10,12 @@ import Testing
 /// "in a row", a pass that got writes through starts the schedule again.
 @Suite("The replay's retry schedule", .timeLimit(.minutes(10)))
 struct ClientReplayScheduleTests {
-    /// Answers the POSTs whose places (1-based) `failing` names with a 503, the others as the
-    /// server does.
-    private static func failPosts(_ failing: Set<Int>, of fixture: ClientFixture) {
+    /// Answers the POSTs whose places (1-based) `failing` names with `failure` (a 503), the others
+    /// as the server does.
+    private static func failPosts(
+        _ failing: Set<Int>, of fixture: ClientFixture,
+        with failure: HTTPResponse = errorResponse(status: 503, code: "PGRST002")
+    ) {
         let posts = Mutex(0)
         fixture.probe.answer { request in
             guard request.method == .post else { return nil }
@@ -20,7 +23,7 @@ struct ClientReplayScheduleTests {
                 count += 1
                 return count
             }
-            return failing.contains(place) ? errorResponse(status: 503, code: "PGRST002") : nil
+            return failing.contains(place) ? failure : nil
         }
     }
 
@@ -67,6 +70,36 @@ struct ClientReplayScheduleTests {
         ]
         #expect(fixture.clock.sleepLog == expected)
         #expect(await fixture.server.rows(of: "tasks").count == ReplayRun.limit + 1)
+        await fixture.client.close()
+    }
+
+    /// What ends a replay's retry wait at once.
+    enum WaitCut: String, CaseIterable, CustomTestStringConvertible {
+        case networkBack = "the network comes back"
+        case signIn = "the session settles (a user signs in)"
+
+        var testDescription: String { rawValue }
+    }
+
+    @Test(
+        "a replay's retry wait, a 429's Retry-After of 30 s honoured, is cut short when",
+        arguments: WaitCut.allCases)
+    func waitCutShort(_ cut: WaitCut) async throws {
+        let fixture = try await ClientFixture.withQueuedInsert(["id": 1])
+        Self.failPosts([1], of: fixture, with: errorResponse(status: 429, code: "", retryAfter: 30))
+        await fixture.client.enableNetwork()
+        try await fixture.sleepers(atLeast: 1)
+        #expect(fixture.clock.sleepLog == [.seconds(30)])
+        switch cut {
+        case .networkBack:
+            await fixture.client.disableNetwork()
+            await fixture.client.enableNetwork()
+        case .signIn:
+            try await fixture.client.signIn(ClientFixture.session("user-1"))
+        }
+        _ = try await firstValue(of: fixture.client.pendingMutationCount()) { $0 == 0 }
+        #expect(fixture.clock.now.offset == .zero, "no time passed")
+        #expect(fixture.writes.count == 2)
         await fixture.client.close()
     }
 }

@@ -30,6 +30,15 @@ struct ReplayAnswerSpecs {
                 .sent(.post(), 1),
             ]),
         Scenario(
+            "an INSERT without its key values whose immediate send lost its answer becomes a rejected write that may have been applied, never sent again",
+            steps: [
+                .answer(.post(), .lost),
+                .insert(["title": "no key"], ends: .queued),
+                .rejected([RejectedMutation.mayHaveBeenAppliedCode]),
+                .queue(0),
+                .sent(.post(), 1),
+            ]),
+        Scenario(
             "a 2xx settles a write only when it is PostgREST's answer: an HTML page keeps it queued",
             steps: Step.replayOfOneInsert(answeredWith: .proxyPage(200)) + Step.replayedOnFirstRetry),
         Scenario(
