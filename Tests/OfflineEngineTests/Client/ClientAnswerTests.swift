@@ -104,6 +104,26 @@ struct ClientAnswerTests {
         await fixture.client.close()
     }
 
+    @Test(
+        "a lost answer's replay that meets a row provably different from what was sent is rejected with 23505, the server's row kept"
+    )
+    func lostAnswerMeetsOtherRow() async throws {
+        // Another device's row holds the key; this device's first attempt got no answer.
+        let fixture = try await ClientFixture(tables: ["tasks": [["id": 1, "title": "theirs"]]])
+        try await fixture.client.insertOffline(["id": 1, "title": "mine"])
+        let interrupted = Turns(1)
+        fixture.probe.answer { request in
+            if request.method == .post, interrupted.take() { throw TransportError(kind: .connectionLost) }
+            return nil
+        }
+        try await fixture.reconnectPastFirstRetry()
+        let rejected = try await firstValue(of: fixture.client.rejectedMutations()) { !$0.isEmpty }
+        #expect(rejected.map(\.error.code) == ["23505"])
+        #expect(try await firstValue(of: fixture.client.pendingMutationCount()) { _ in true } == 0)
+        #expect(await fixture.server.rows(of: "tasks") == [["id": 1, "title": "theirs"]])
+        await fixture.client.close()
+    }
+
     @Test("an insert without its key values whose attempt was interrupted is not sent again blindly")
     func keylessInsertIsNotResent() async throws {
         let fixture = try await ClientFixture.withQueuedInsert(["title": "no id"])

@@ -8,8 +8,9 @@ import Testing
 /// answers as a live read does: an answer whose request left before the table's last change is
 /// refused and asked again. It never passes an empty list off as the device's: with nothing
 /// cached, a read refused for a clear throws `cleared`, one refused at `close()` ends as it would
-/// offline (`notCached`).
-@Suite("One-shot reads and old answers", .timeLimit(.minutes(10)))
+/// offline (`notCached`). And a write sent at once whose answer arrives after
+/// `clearLocalData()` is not laid into the cache made since (SPEC section 4).
+@Suite("One-shot calls and old answers", .timeLimit(.minutes(10)))
 struct ClientOneShotStaleAnswerTests {
     /// A client over a table of one task titled `title`, and a fetch of it whose request the
     /// server holds until `gate` opens.
@@ -61,5 +62,32 @@ struct ClientOneShotStaleAnswerTests {
         gate.open()
         await #expect(throws: ClientError.notCached) { try await withTimeout(30) { try await read.value } }
         await closing.value
+    }
+
+    @Test(
+        "a write sent at once whose answer arrives after clearLocalData() is not laid into the lists made since"
+    )
+    func writeAnswerAfterClearNotPatched() async throws {
+        let fixture = try await ClientFixture(tables: ["tasks": [["id": 1, "title": "a"]]])
+        let gate = Gate()
+        fixture.probe.answer { request in
+            guard request.method == .post else { return nil }
+            await gate.wait()
+            return nil
+        }
+        let client = fixture.client
+        let write = Task { try await client.from("tasks").insert(["id": 2, "title": "b"] as Row).execute() }
+        _ = try await gate.arrivals.values(atLeast: 1)
+        try await client.clearLocalData()
+        // A list made after the clear, fetched while the write is still under way.
+        let stream = client.from("tasks").select().snapshots()
+        _ = try await firstValue(of: stream) { $0.refresh == .idle && $0.column("id") == ["1"] }
+        gate.open()
+        // The server applied it: the call says so; the cache made since the clear does not take it.
+        #expect(try await withTimeout(30) { try await write.value }.outcome == .sent([]))
+        let stored = try await client.store.lists.all(table: "tasks").flatMap(\.rows)
+        #expect(stored.map { $0["id"] } == [1])
+        #expect(await fixture.current(client.from("tasks").select())?.column("id") == ["1"])
+        await client.close()
     }
 }
