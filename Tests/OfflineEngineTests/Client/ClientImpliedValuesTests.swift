@@ -88,4 +88,23 @@ struct ClientImpliedValuesTests {
         #expect(shown.result?.rows.map { $0["post_id"] } == ["p1", "p2", "p3"])
         await fixture.client.close()
     }
+
+    @Test(
+        "a list filtered is(archived_at, null) that does not select archived_at: a queued delete filtered the same way removes its row"
+    )
+    func isFilterImpliesNull() async throws {
+        let fixture = try await ClientFixture(tables: [
+            "tasks": [
+                ["id": 1, "title": "a", "archived_at": nil], ["id": 2, "title": "b", "archived_at": nil],
+            ]
+        ])
+        let list = fixture.client.from("tasks").select("id,title").is("archived_at", value: nil).order("id")
+        #expect(try await list.fetch().rows.map { $0["id"] } == [1, 2])
+        await fixture.client.disableNetwork()
+        try await fixture.client.from("tasks").delete().is("archived_at", value: nil).eq("id", value: 1)
+            .execute()
+        let shown = try await firstValue(of: list.snapshots()) { $0.hasPendingMutations }
+        #expect(shown.result?.rows.map { $0["id"] } == [2])
+        await fixture.client.close()
+    }
 }
