@@ -90,6 +90,10 @@ extension Engine {
         }
     }
 
+    /// How many times a one-shot read with nothing cached asks again when its answer is refused
+    /// for being older than a change of its table.
+    static let asksWithoutCache = 5
+
     /// Why a one-shot read whose answer was refused for good cannot be answered by the server:
     /// the client closed (the call ends as it would offline) or the local data was cleared while
     /// it was under way (the answer may carry the cleared session's token).
@@ -111,18 +115,24 @@ extension Engine {
         var failure: (any Error)?
         do {
             guard connectivity.current != .offline else { throw ClientError.offline }
-            // An answer older than the table's last change (or than a new owner) is refused and
-            // asked again, as a live read's refresh does; one refused for a clear or the client's
-            // closing is not (below, the cache answers or the call says why it cannot).
-            while true {
+            // An answer older than the table's last change (or than a new owner) is refused. The
+            // cached rows answer instead; with none cached it is asked again, a few times (a
+            // replay settling may move the mark during each). One refused for a clear or the
+            // client's closing is not asked again: the cache answers, or the call says why not.
+            for ask in 1...Self.asksWithoutCache {
                 let (answer, tick) = try await reads.fetch(query, options: options)
                 count = answer.count
                 let outcome = try await Answers.apply(
                     answer.rows, query: listed, requestTick: tick, count: answer.count, in: state
                 ).outcome
-                if outcome == .refused(askAgain: true) { continue }
                 answered = outcome == .applied
-                if case .refused = outcome { failure = await Self.refusal(closed: state.closed) }
+                guard case .refused(let askAgain) = outcome else { break }
+                if !askAgain {
+                    failure = await Self.refusal(closed: state.closed)
+                } else if await state.currentFacts(of: table).lists[key] == nil {
+                    if ask < Self.asksWithoutCache { continue }
+                    failure = ClientError.notCached
+                }
                 break
             }
         } catch {

@@ -336,10 +336,11 @@ extension ReadQuery {
 
     /// Reads once: from the server when it can, else the cached rows; both with the overlay.
     /// Throws only when the server cannot be reached and nothing is cached. An answer whose
-    /// request left before a change of the table (a write, a replay settling) is asked for again,
-    /// as a live read's is; with nothing cached, one that left before `clearLocalData()` throws
-    /// ``ClientError/cleared``, and one that arrives once `close()` has begun ends as it would
-    /// offline.
+    /// request left before a change of the table (a write, a replay settling) is not taken: the
+    /// cached rows answer instead, or with none cached it is asked for again (up to five times,
+    /// then ``ClientError/notCached``). With nothing cached, one that left before
+    /// `clearLocalData()` throws ``ClientError/cleared``, and one that arrives once `close()` has
+    /// begun ends as it would offline.
     ///
     /// The result carries the flags of a snapshot: ``FetchResult/isFromCache``,
     /// ``FetchResult/fetchedAt`` and ``FetchResult/hasPendingMutations``:

@@ -5,10 +5,10 @@ import Testing
 @testable import OfflineEngine
 
 /// A one-shot read (`fetch()`, a read's `execute()`) follows the reference's rule for old
-/// answers as a live read does: an answer whose request left before the table's last change is
-/// refused and asked again. It never passes an empty list off as the device's: with nothing
-/// cached, a read refused for a clear throws `cleared`, one refused at `close()` ends as it would
-/// offline (`notCached`). And a write sent at once whose answer arrives after
+/// answers: an answer whose request left before the table's last change is refused; the cache
+/// answers instead, or with nothing cached it is asked again. It never passes an empty list off
+/// as the device's: with nothing cached, a read refused for a clear throws `cleared`, one refused
+/// at `close()` ends as it would offline (`notCached`). And a write sent at once whose answer arrives after
 /// `clearLocalData()` is not laid into the cache made since (SPEC section 4).
 @Suite("One-shot calls and old answers", .timeLimit(.minutes(10)))
 struct ClientOneShotStaleAnswerTests {
@@ -35,6 +35,25 @@ struct ClientOneShotStaleAnswerTests {
         let result = try await withTimeout(30) { try await read.value }
         #expect(result.rows.map { $0["id"] } == [1, 2])
         #expect(!result.isFromCache)
+        #expect(fixture.gets.count == 2)
+        await client.close()
+    }
+
+    @Test(
+        "a fetch whose answer is refused answers from its cache when it has one, the write laid in, at once")
+    func refusedAnswersFromCache() async throws {
+        let fixture = try await ClientFixture(tables: ["tasks": [["id": 1, "title": "a"]]])
+        let client = fixture.client
+        #expect(try await client.from("tasks").select().fetch().rows.count == 1)
+        let gate = Gate()
+        holdFirstRead(fixture, gate: gate)
+        let read = Task { try await client.from("tasks").select().fetch() }
+        _ = try await gate.arrivals.values(atLeast: 1)
+        _ = try await client.from("tasks").insert(["id": 2, "title": "b"] as Row).execute()
+        gate.open()
+        let result = try await withTimeout(30) { try await read.value }
+        #expect(result.isFromCache)
+        #expect(result.rows.map { $0["id"] } == [1, 2])
         #expect(fixture.gets.count == 2)
         await client.close()
     }
