@@ -40,12 +40,12 @@ struct Replayer: Sendable {
             let cameBack = connectivity.networkCameBack()
             let (end, progressed) = await pass()
             if await state.closed { return }
-            // Failures are counted in a row, as the refresh counts them: a pass that got a run of
-            // writes through, or one the network or the session held back, starts them again.
-            if progressed || end == .blocked { failures = 0 }
+            // Failures are counted in a row, as the refresh counts them: a pass that drained the
+            // queue, got a run of writes through, or was held back by the network or the session
+            // starts them again.
+            if progressed || end == .drained || end == .blocked { failures = 0 }
             switch end {
             case .drained:
-                failures = 0
                 await Self.waitForSignal([work, urgent, cameBack], orDelay: nil, clock: clock)
             case .blocked:
                 await Self.waitForSignal([urgent, cameBack], orDelay: nil, clock: clock)
