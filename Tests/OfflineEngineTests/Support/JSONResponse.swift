@@ -9,7 +9,7 @@ func jsonResponse(_ rows: [Row], status: Int = 200) -> HTTPResponse {
         status: status,
         headers: [
             "Content-Type": "application/json",
-            "Content-Range": rows.isEmpty ? "*/*" : "0-\(rows.count - 1)/*",
+            "Content-Range": readRange(rows.count),
         ],
         body: JSONText.data(.array(rows.map(\.json))))
 }
@@ -18,4 +18,9 @@ func jsonResponse(_ rows: [Row], status: Int = 200) -> HTTPResponse {
 /// an insert, 204 to an update or delete) with its `Content-Range` and no body.
 func minimalWriteResponse(status: Int = 201) -> HTTPResponse {
     HTTPResponse(status: status, headers: ["Content-Range": status == 201 ? "*/*" : "0-0/*"])
+}
+
+/// The `Content-Range` PostgREST sends with `count` rows read (or returned), total not counted.
+func readRange(_ count: Int) -> String {
+    count == 0 ? "*/*" : "0-\(count - 1)/*"
 }

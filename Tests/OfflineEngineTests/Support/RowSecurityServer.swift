@@ -366,7 +366,7 @@ actor RowSecurityServer: HTTPTransport {
             status: status,
             headers: [
                 "Content-Type": "application/json; charset=utf-8",
-                "Content-Range": rows.isEmpty ? "*/*" : "0-\(rows.count - 1)/*",
+                "Content-Range": readRange(rows.count),
             ],
             body: JSONText.data(.array(rows.map(\.json))))
     }
