@@ -91,9 +91,13 @@ enum WriteAnswer {
 
     /// Whether a failure leaves open that the server applied the write: no answer arrived after
     /// the request may have left, or an answer came that is not PostgREST's (a proxy's page). A
-    /// PostgREST error, or a connection that was never made, says it was not applied.
+    /// PostgREST error, or a connection that was never made, says it was not applied. A send
+    /// cancelled (the client closing, the caller's task cancelled) may have reached the server:
+    /// a transport stops waiting for the answer, not the request already out.
     static func mayHaveBeenApplied(after error: any Error) -> Bool {
         switch error {
+        case is CancellationError:
+            return true
         case let failure as TransportError:
             return failure.kind != .offline && failure.kind != .cannotConnect
         case let unexpected as UnexpectedResponseError:

@@ -52,7 +52,10 @@ enum ReplayDecision: Sendable, Equatable {
         if let refusal = error as? PostgrestError {
             return classify(refusal.status, refusal.code) != .permanent
         }
+        // A cancelled send (the caller's task, a SwiftUI `.task` left) keeps its write: the app
+        // handed it over, and the request may already be out.
         return WriteAnswer.isTransient(error) || ResponseDecoding.isAuthenticationFailure(error)
+            || error is CancellationError
     }
 }
 
