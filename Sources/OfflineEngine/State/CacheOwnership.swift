@@ -15,6 +15,9 @@ struct CacheOwnership: Sendable {
     /// How many clears have begun; a ticket taken before the latest is void. Moved before any
     /// `await` of the clear, unlike `clearedAt`, which needs the store's tick.
     var clearEpoch = 0
+    /// How many clears of each user's own data have begun (``clearLocalData(user:)``): a ticket
+    /// of that user taken before the latest is void, whoever is signed in.
+    var userClears: [String: Int] = [:]
     /// How many changes of owner have begun: only the latest sets `ownerChangedAt` once its tick
     /// is known (it reads `.max` until then).
     var ownerChanges = 0
@@ -53,6 +56,22 @@ struct CacheOwnership: Sendable {
         listsGeneration += 1
     }
 
+    /// Begins a clear of `user`'s own data: their tickets taken before are void.
+    mutating func beginClear(ofUser user: String) {
+        userClears[user, default: 0] += 1
+    }
+
+    /// How many clears of `owner`'s own data have begun (none for owner-less writes).
+    func clears(of owner: String?) -> Int {
+        owner.flatMap { userClears[$0] } ?? 0
+    }
+
+    /// Whether a clear (of everything, or of the ticket's owner) began after `ticket` was taken:
+    /// its write was wiped, and is neither sent nor queued again.
+    func wasCleared(since ticket: SendTicket) -> Bool {
+        ticket.clearEpoch != clearEpoch || ticket.ownerClears != clears(of: ticket.owner)
+    }
+
     // MARK: Answers
 
     /// Why an answer to a request that left at `tick` may not be written, or `nil` when it may.
@@ -88,7 +107,9 @@ struct CacheOwnership: Sendable {
     /// the current session.
     func ticketForNewWrite(_ session: SessionState, gate: Int) -> SendTicket {
         let current = session.authSession
-        return SendTicket(owner: current?.userID, session: current, clearEpoch: clearEpoch, gate: gate)
+        return SendTicket(
+            owner: current?.userID, session: current, clearEpoch: clearEpoch,
+            ownerClears: clears(of: current?.userID), gate: gate)
     }
 
     /// A ticket for a write of `owner` under `session`, or `nil` when that session may not send
@@ -96,12 +117,14 @@ struct CacheOwnership: Sendable {
     func ticket(for owner: String?, _ session: SessionState, gate: Int) -> SendTicket? {
         let current = session.authSession
         if let owner, current?.userID != owner { return nil }
-        return SendTicket(owner: owner, session: current, clearEpoch: clearEpoch, gate: gate)
+        return SendTicket(
+            owner: owner, session: current, clearEpoch: clearEpoch, ownerClears: clears(of: owner), gate: gate
+        )
     }
 
     /// Whether a ticket still holds under `session`: no clear since, and the session's user is
     /// the ticket's (`nil` owner: the session is unchanged).
     func holds(_ ticket: SendTicket, _ session: SessionState) -> Bool {
-        ticket.clearEpoch == clearEpoch && session.authSession?.userID == ticket.session?.userID
+        !wasCleared(since: ticket) && session.authSession?.userID == ticket.session?.userID
     }
 }

@@ -40,6 +40,9 @@ extension EngineState {
     /// whose request left before is refused and no write picked before is sent. Another user's
     /// data is neither shown nor sent now: it leaves memory and the store alone.
     func clearLocalData(user: String) async throws {
+        // Their write under way (sent at once, or waiting for an earlier one) is wiped with
+        // the rest: not sent, and not queued again when its request fails.
+        ownership.beginClear(ofUser: user)
         guard ownership.owner == user || outputs.session.value.userID == user else {
             forgetData(of: user)
             try await store.clear(user: user)

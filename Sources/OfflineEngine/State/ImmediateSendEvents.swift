@@ -14,7 +14,7 @@ enum ImmediateSendEvents {
         while !state.closed, state.services.immediateSends.isSending(for: owner) {
             await state.services.immediateSends.waitUntilNone(for: owner)
         }
-        guard ticket.clearEpoch == state.ownership.clearEpoch else { throw ClientError.cleared }
+        guard !state.ownership.wasCleared(since: ticket) else { throw ClientError.cleared }
         if state.closed || state.services.connectivity.current == .offline
             || state.outputs.session.value == .restoring
             || state.queue.counts[owner] != nil
@@ -42,7 +42,7 @@ enum ImmediateSendEvents {
         _ mutation: Mutation, ticket: SendTicket, interrupted: Bool = false,
         in state: isolated EngineState
     ) async throws -> PendingMutation {
-        guard ticket.clearEpoch == state.ownership.clearEpoch else { throw ClientError.cleared }
+        guard !state.ownership.wasCleared(since: ticket) else { throw ClientError.cleared }
         return try await state.enqueue(mutation, interrupted: interrupted)
     }
 }

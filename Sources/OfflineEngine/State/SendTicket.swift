@@ -17,6 +17,8 @@ struct SendTicket: Sendable {
     let session: AuthSession?
     /// How many clears had run when the write was picked.
     let clearEpoch: Int
+    /// How many clears of the owner's own data had run when the write was picked.
+    let ownerClears: Int
     /// The ``TicketGate`` count when the write was picked: a clear, closing or a hand-over of
     /// owner-less writes since then voids the ticket.
     let gate: Int

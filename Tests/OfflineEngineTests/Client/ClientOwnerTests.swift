@@ -115,6 +115,31 @@ struct ClientOwnerTests {
         await client.close()
     }
 
+    @Test(
+        "clearing a signed-out user's data during their write sent at once wipes it: it is not queued again",
+        arguments: [false, true])
+    func clearOfSignedOutUserDuringImmediateSend(anotherUserSignsIn: Bool) async throws {
+        let fixture = try await ClientFixture(signedInAs: "A")
+        let client = fixture.client
+        let gate = Gate()
+        fixture.probe.answer { request in
+            guard request.method == .post else { return nil }
+            await gate.wait()
+            throw TransportError(kind: .connectionLost)
+        }
+        async let written = client.from("tasks").insert(["id": 1] as Row).execute().outcome
+        _ = try await gate.arrivals.values(atLeast: 1)
+        try await client.signOut()
+        if anotherUserSignsIn { try await client.signIn(ClientFixture.session("B")) }
+        try await client.clearLocalData(user: "A")
+        gate.open()
+        let outcome: Result<WriteResult, any Error>
+        do { outcome = .success(try await written) } catch { outcome = .failure(error) }
+        #expect(outcome.failureError as? ClientError == .cleared)
+        #expect(try await client.store.queue.all().isEmpty)
+        await client.close()
+    }
+
     @Test("another user never sees the replayed or rejected writes of the cache's previous owner")
     func replayedAndRejectedBelongToTheirOwner() async throws {
         // The cache handed over: B sees A's server rows, so the test can tell A's writes are not.
