@@ -16,6 +16,9 @@ import Foundation
 /// `execute()` carry it. A ``DeviceValue/uuid`` key is sent, so the server stores the same value
 /// and a write whose answer was lost is settled by reading that key back; a time or a constant is
 /// shown on the device only until the list is fetched again and the server's value replaces it.
+/// An upsert that meets a row updates every column it sends, so it gets a sent value only in the
+/// columns that tell its row (its conflict columns, or the key), and elsewhere only values shown
+/// only, which a cached row it merges into keeps its own values for.
 public struct TableSettings: Sendable, Hashable {
     /// The key columns (the primary key, or a unique key rows are told apart by); `["id"]` by
     /// default.
@@ -103,16 +106,28 @@ extension Configuration {
     /// upserted row that lacks them, made at `date`. A column the device made for every row and
     /// does not send is kept out of the request (``Mutation/shownOnlyColumns``); one only some
     /// rows lacked is sent, so the rows of one request carry the same columns.
+    ///
+    /// An upsert that meets a row updates every column it sends: a value made for it is sent only
+    /// in a column that tells its row (its conflict columns, or the key), never over the row's
+    /// own id or time; elsewhere only a value shown only, made for every row (the overlay keeps a
+    /// merged row's own value over it).
     func fillingDeviceValues(_ draft: Mutation, at date: Date) -> Mutation {
         guard draft.operation == .insert || draft.operation == .upsert,
             let made = tables[draft.table]?.madeOnDevice, !made.isEmpty
         else { return draft }
+        let tellsRow: Set<String>? =
+            draft.operation == .upsert
+            ? Set(draft.onConflict.flatMap { $0.isEmpty ? nil : $0 } ?? keyColumns[draft.table] ?? ["id"])
+            : nil
         var write = draft
         var rows = draft.rows
         var shownOnly: Set<String> = []
         for (column, value) in made.sorted(by: { $0.key < $1.key }) {
             let lacking = rows.indices.filter { rows[$0][column] == nil }
             guard !lacking.isEmpty else { continue }
+            if let tellsRow, !tellsRow.contains(column), value.isSent || lacking.count < rows.count {
+                continue
+            }
             for index in lacking { rows[index][column] = value.value(at: date) }
             if !value.isSent, lacking.count == rows.count { shownOnly.insert(column) }
         }

@@ -158,7 +158,10 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
             var conflictColumns = mutation.onConflict
             if conflictColumns?.isEmpty == true || conflictColumns == keys.columns { conflictColumns = nil }
             var changed = false
-            for row in mutation.rows where place(row, conflictColumns: conflictColumns, isUpsert: true) {
+            for row in mutation.rows
+            where place(
+                row, conflictColumns: conflictColumns, isUpsert: true, shownOnly: mutation.shownOnlyColumns)
+            {
                 changed = true
             }
             return changed
@@ -175,8 +178,12 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     }
 
     /// An INSERT's or UPSERT's row: merged into the row with the same conflict columns, else the
-    /// row with the same key, else joining the list when its filters may admit it.
-    private mutating func place(_ row: Row, conflictColumns: [String]?, isUpsert: Bool) -> Bool {
+    /// row with the same key, else joining the list when its filters may admit it. An upsert
+    /// merged into a row keeps the row's own value in the `shownOnly` columns the device made
+    /// (the server keeps it: they are not sent).
+    private mutating func place(
+        _ row: Row, conflictColumns: [String]?, isUpsert: Bool, shownOnly: Set<String> = []
+    ) -> Bool {
         let key = keys.indexKey(of: row)
         var match: Int?
         if let conflictColumns, let wanted = keys.values(of: row, columns: conflictColumns) {
@@ -196,11 +203,13 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
                 : index[key]
         }
         if let match, let old = slots[match] {
-            return replace(match, old: old, with: old.merging(row), written: row)
+            let laid = row.keepingMade(shownOnly, of: old)
+            return replace(match, old: old, with: old.merging(laid), written: laid)
         }
         if let key, tracksOutside {
             if isUpsert, let known = outside[key] {
-                outside[key] = Outside(row: known.row.merging(row), origin: known.origin)
+                outside[key] = Outside(
+                    row: known.row.merging(row.keepingMade(shownOnly, of: known.row)), origin: known.origin)
             } else {
                 outside[key] = Outside(row: row, origin: .written)
             }
