@@ -9,7 +9,9 @@ extension OfflineClient {
     /// empty or at the deadline, whichever comes first. Nothing is left half-done: a write or
     /// batch still waiting for its answer at the deadline stays queued, marked as sent, and is
     /// settled the next time the queue is tried, as a write whose answer was lost is (its keys
-    /// are read back first), even after the app was killed meanwhile.
+    /// are read back first), even after the app was killed meanwhile. It returns at once when
+    /// the user signs out or the local data is cleared meanwhile; a write wiped by a clear is
+    /// neither accepted nor rejected.
     ///
     /// ```swift
     /// // When the app resigns active (on Apple platforms, see also `flushInBackground(within:)`):
@@ -24,25 +26,36 @@ extension OfflineClient {
 }
 
 extension Engine {
-    /// See ``OfflineClient/flush(within:)``.
+    /// See ``OfflineClient/flush(within:)``. The user is the one whose queue is shown when it
+    /// starts: it ends early when another queue is shown (a sign-out, a clear), and counts as
+    /// accepted only writes of theirs the server accepted (a write wiped by a clear was not).
     func flush(within limit: Duration, clock: any Clock<Duration>) async throws -> FlushResult {
         guard !calls.isClosed else { throw ClientError.closed }
-        let before = await state.visibleQueuedIDs()
+        let (owner, before) = await state.visibleQueue()
         syncNow()
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await facts in self.outputs.queue.values() where facts.visibleCount == 0 { return }
+                for await facts in self.outputs.queue.values()
+                where facts.owner != owner || facts.visibleCount == 0 {
+                    return
+                }
             }
             group.addTask { try? await clock.sleep(for: limit) }
             await group.next()
             group.cancelAll()
         }
-        let after = await state.visibleQueuedIDs()
+        let after = await state.queuedIDs(visibleTo: owner)
         let waiting = Set(after)
-        let left = before.filter { !waiting.contains($0) }
         let refused = Set(outputs.rejected.facts.value.all.map(\.id))
-        return FlushResult(
-            accepted: left.filter { !refused.contains($0) }, rejected: left.filter { refused.contains($0) },
-            remaining: after.count)
+        var accepted: [UUID] = []
+        var rejected: [UUID] = []
+        for id in before where !waiting.contains(id) {
+            if refused.contains(id) {
+                rejected.append(id)
+            } else if try await store.accepted.accepted(id) != nil {
+                accepted.append(id)
+            }
+        }
+        return FlushResult(accepted: accepted, rejected: rejected, remaining: after.count)
     }
 }

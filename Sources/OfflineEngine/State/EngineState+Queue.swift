@@ -68,10 +68,16 @@ extension EngineState {
         queue[id] != nil
     }
 
-    /// The queued writes the current user sees (theirs and owner-less ones), oldest first.
-    func visibleQueuedIDs() -> [UUID] {
+    /// The user whose queue is shown now, and the writes they see (theirs and owner-less ones),
+    /// oldest first.
+    func visibleQueue() -> (owner: String?, ids: [UUID]) {
         let owner = outputs.queue.value.owner
-        return queue.all.lazy.map(\.mutation).filter { $0.ownerID == nil || $0.ownerID == owner }.map(\.id)
+        return (owner, queuedIDs(visibleTo: owner))
+    }
+
+    /// The queued writes `owner` sees (theirs and owner-less ones), oldest first.
+    func queuedIDs(visibleTo owner: String?) -> [UUID] {
+        queue.all.lazy.map(\.mutation).filter { $0.ownerID == nil || $0.ownerID == owner }.map(\.id)
     }
 
     /// Applies an event to a queued write's life; `.ignore` when it is not queued.

@@ -88,6 +88,24 @@ struct ClientFlushTests {
         await fixture.client.close()
     }
 
+    @Test(
+        "a flush whose user signs out, or whose data is cleared, returns at once and reports nothing as accepted",
+        arguments: [false, true])
+    func userLeaves(clears: Bool) async throws {
+        let fixture = try await ClientFixture()
+        let client = fixture.client
+        await client.disableNetwork()
+        for id in 1...3 { try await client.from("tasks").insert(Self.task(id)).execute() }
+        let flushing = Task { try await client.flush(within: .seconds(10)) }
+        try await fixture.sleepers(atLeast: 1)
+        if clears { try await client.clearLocalData() } else { try await client.signOut() }
+        let result = try await withTimeout(30) { try await flushing.value }
+        #expect(result.accepted.isEmpty && result.rejected.isEmpty, "\(result)")
+        #expect(result.remaining == (clears ? 0 : 3), "the user's writes still queued remain")
+        #expect(fixture.writes.isEmpty)
+        await client.close()
+    }
+
     @Test("a closed client's flush throws ClientError.closed")
     func closed() async throws {
         let fixture = try await ClientFixture()
