@@ -44,7 +44,9 @@ final class Engine: Sendable {
         self.background = background
         endpoint = RESTEndpoint(url: configuration.url, apiKey: configuration.apiKey)
         primaryKeys = PrimaryKeys(configuration.keyColumns, foreignKeys: configuration.foreignKeys)
-        transport = RetryingTransport(base: configuration.transport, clock: configuration.clock)
+        transport = RetryingTransport(base: configuration.transport, clock: configuration.clock) {
+            [connectivity] in connectivity.current != .offline
+        }
         self.connectivity = connectivity
         self.store = store
         let rules = StateRules(

@@ -76,6 +76,21 @@ struct ClientRefreshTests {
         await fixture.client.close()
     }
 
+    @Test(
+        "disableNetwork() during the transport's wait before retrying a 503: no retry leaves, the read reads Paused"
+    )
+    func noStatusRetryOnceDisabled() async throws {
+        let (fixture, read) = try await ClientFixture.failingTaskRead(status: 503, code: "PGRST002")
+        let stream = read.snapshots()
+        try await fixture.sleepers(atLeast: 1)
+        #expect(fixture.gets.count == 1)
+        await fixture.client.disableNetwork()
+        fixture.clock.advance(by: .seconds(1))
+        _ = try await firstValue(of: stream) { $0.refresh == .paused }
+        #expect(fixture.gets.count == 1, "nothing is sent while the network is disabled")
+        await fixture.client.close()
+    }
+
     @Test("a refresh reads Paused while the network is disabled and sends nothing")
     func pausedWhileDisabled() async throws {
         let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]])
