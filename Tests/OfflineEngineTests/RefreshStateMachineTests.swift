@@ -142,6 +142,23 @@ struct RefreshStateMachineTests {
         #expect(machine.state == .refreshing)
     }
 
+    @Test(
+        "Paused -> Refreshing: the network comes back while an attempt fails offline; seen first, it is not lost to Paused"
+    )
+    func networkBackBeforeOfflineFailure() {
+        let failure = RefreshFailure(TestFailure(name: "x"))
+        var machine = RefreshStateMachine()
+        _ = machine.handle(.start(sessionRestoring: false))
+        // The attempt saw the network down; its failure reaches the machine after the comeback.
+        #expect(machine.handle(.networkCameBack) == .init(next: .carryOn))
+        #expect(machine.handle(.failed(failure, networkKnownDown: true)) == .init(next: .attempt))
+        #expect(machine.state == .refreshing)
+        // Its failure was the network's: the row of failures starts afresh.
+        #expect(
+            machine.handle(.failed(failure, networkKnownDown: false))
+                == .init(next: .wait(.milliseconds(300))))
+    }
+
     @Test("syncNow during an attempt: when that attempt fails, the next one starts at once")
     func tryNowDuringAttempt() {
         let failure = RefreshFailure(TestFailure(name: "x"))

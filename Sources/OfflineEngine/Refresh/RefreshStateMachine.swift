@@ -216,6 +216,12 @@ struct RefreshStateMachine: Sendable {
         if networkKnownDown {
             // Waiting for the network reads as waiting, never as a failure: the row ends here.
             failuresInARow = 0
+            if notes.cutShort {
+                // The network came back (or the app asked) while the attempt failed for want of
+                // it: that comeback must not be lost to Paused. Tried again at once; still down,
+                // that attempt fails at once and pauses.
+                return Step(next: attemptUnlessRestoring())
+            }
             activity = .waitingForNetwork
             // Refreshing -> Paused; Stalled -> Paused.
             return Step(publish: move(to: .paused), next: .waitForSignal)
