@@ -29,6 +29,10 @@
 /// - An empty answer that is not trusted keeps the state (Refreshing stays Refreshing; a Stalled
 ///   refresh stays Stalled, there being no edge back) and is asked again on the retry schedule,
 ///   so at most a minute apart.
+/// - An attempt that found no usable token (``TokenUnavailable``: an expired session, a token the
+///   server refused, a provider that gave none) is waiting for the session, not a failure: it
+///   keeps the state and the row of failures, and is tried again on the retry schedule (a token
+///   provider may give one later) or at once when the session settles.
 /// - An answer refused with `askAgain: true` is asked again at once up to three times in a row;
 ///   after that (a table written to faster than the server answers) the retry schedule paces it,
 ///   so the loop can never spin.
@@ -108,6 +112,7 @@ struct RefreshStateMachine: Sendable {
     private var failuresInARow = 0
     private var refusalsInARow = 0
     private var untrustedInARow = 0
+    private var tokenWaitsInARow = 0
     private let schedule: RetrySchedule
 
     /// A machine that has not started; the diagram's initial state is Refreshing.
@@ -172,6 +177,7 @@ struct RefreshStateMachine: Sendable {
     private mutating func answered(_ outcome: FetchOutcome, notes: AttemptNotes) -> Step {
         // Any answer ends the row of failures: the server is reachable.
         failuresInARow = 0
+        tokenWaitsInARow = 0
         switch outcome {
         case .applied where notes.markedStale:
             // The rows were marked stale after this request left (the app asked for fresh rows,
@@ -225,6 +231,12 @@ struct RefreshStateMachine: Sendable {
             activity = .waitingForNetwork
             // Refreshing -> Paused; Stalled -> Paused.
             return Step(publish: move(to: .paused), next: .waitForSignal)
+        }
+        if cause.underlying is TokenUnavailable {
+            // Waiting for the session reads as waiting, never as a failure.
+            tokenWaitsInARow += 1
+            if notes.cutShort { return Step(next: attemptUnlessRestoring()) }
+            return waitOnClock(schedule.delay(afterFailure: tokenWaitsInARow))
         }
         failuresInARow += 1
         var publish: RefreshState?
