@@ -5,7 +5,8 @@ extension Replayer {
     static let keysPerCheck = 50
 
     /// Reads the rows under the keys of inserts whose answer was lost, with their owner's session
-    /// (row-level security shows the owner's rows only), and tells for each insert whether the
+    /// (row-level security shows the owner's rows only) and only while their ticket holds (a
+    /// read that may not leave is unknown, as a failed one), and tells for each insert whether the
     /// server holds what was sent. A table keyed by one column is read a few dozen keys a request;
     /// one keyed by several, a key a request. A read that fails makes every check unknown.
     func lostAnswerChecks(_ inserts: [Mutation], ticket: SendTicket) async -> [LostAnswerCheck] {
@@ -31,7 +32,7 @@ extension Replayer {
                 ]
             }
             do {
-                for row in try await reads.fetch(query, as: ticket.session) {
+                for row in try await reads.fetch(query, as: ticket) {
                     if let key = primaryKeys.key(of: row, in: table) { stored[key] = row }
                 }
             } catch {

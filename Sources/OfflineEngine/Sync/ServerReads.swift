@@ -30,16 +30,21 @@ struct ServerReads: Sendable {
         return (try await send(query, as: outputs.session.value.authSession, options: options), tick)
     }
 
-    /// The rows of `query` sent as the caller's session says (a write's own).
-    func fetch(_ query: QueryDescription, as session: AuthSession?) async throws -> [Row] {
-        try await send(query, as: session, options: ReadOptions()).rows
+    /// The rows of `query` sent with a write's ticket, as that write would be: only while the
+    /// ticket holds (no sign-out, switch or clear since), checked right before it leaves.
+    func fetch(_ query: QueryDescription, as ticket: SendTicket) async throws -> [Row] {
+        try await send(
+            query, as: ticket.session, options: ReadOptions(),
+            mayLeave: { [outputs] in outputs.mayStillSend(ticket) }
+        ).rows
     }
 
-    private func send(_ query: QueryDescription, as session: AuthSession?, options: ReadOptions)
-        async throws -> Answer
-    {
+    private func send(
+        _ query: QueryDescription, as session: AuthSession?, options: ReadOptions,
+        mayLeave: () -> Bool = { true }
+    ) async throws -> Answer {
         outputs.events.send(SyncEvent(.readSent, table: query.table))
-        let sent = try await tokens.send(for: session, through: transport) { token in
+        let sent = try await tokens.send(for: session, through: transport, mayLeave: mayLeave) { token in
             // The network may have gone down while the token was asked for: a read sends nothing
             // while it is known down (a refresh then pauses, a fetch answers from the cache).
             guard connectivity.current != .offline else { throw ClientError.offline }
