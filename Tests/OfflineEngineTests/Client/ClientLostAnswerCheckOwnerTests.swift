@@ -1,6 +1,5 @@
 import Foundation
 import OfflineEngineTesting
-import Synchronization
 import Testing
 
 @testable import OfflineEngine
@@ -11,13 +10,8 @@ import Testing
 struct ClientLostAnswerCheckOwnerTests {
     @Test("a checking read waiting for its token when the user signs out is not sent with that user's token")
     func checkNotSentAfterSignOut() async throws {
-        let held = Mutex<Gate?>(nil)
-        let fixture = try await ClientFixture { configuration in
-            configuration.accessToken = {
-                if let gate = held.withLock({ $0 }) { await gate.wait() }
-                return TokenScript.jwt("user-1")
-            }
-        }
+        let tokens = HeldTokens()
+        let fixture = try await tokens.fixture()
         let client = fixture.client
         _ = try await firstValue(of: client.session) { $0 != .restoring }
         try await client.insertOffline(["id": 1, "title": "keyed"])
@@ -29,7 +23,7 @@ struct ClientLostAnswerCheckOwnerTests {
         fixture.probe.answer { request in
             guard request.method == .post else { return nil }
             guard first.take() else {
-                held.withLock { $0 = gate }
+                tokens.hold(at: gate)
                 return nil
             }
             await server.setRows([["id": 1, "title": "keyed"]], of: "tasks")
@@ -42,7 +36,7 @@ struct ClientLostAnswerCheckOwnerTests {
         _ = try await gate.arrivals.values(atLeast: 1)
         #expect(fixture.writes.count == 2)
         try await client.signOut()
-        held.withLock { $0 = nil }
+        tokens.hold(at: nil)
         let ended = Task { try await firstValue(of: client.events) { $0.kind == .replayEnded } }
         gate.open()
         _ = try await ended.value

@@ -1,6 +1,5 @@
 import Foundation
 import OfflineEngineTesting
-import Synchronization
 import Testing
 
 @testable import OfflineEngine
@@ -12,26 +11,21 @@ import Testing
 struct LiveReadNetworkDownTests {
     @Test("a refresh whose token is being asked for when the network goes down sends nothing, and pauses")
     func attemptWaitingForItsTokenSendsNothingOffline() async throws {
-        let held = Mutex<Gate?>(nil)
-        let fixture = try await ClientFixture { configuration in
-            configuration.accessToken = {
-                if let gate = held.withLock({ $0 }) { await gate.wait() }
-                return TokenScript.jwt("user-1")
-            }
-        }
+        let tokens = HeldTokens()
+        let fixture = try await tokens.fixture()
         let client = fixture.client
         // The sign-in's own ask for a token is over once a read has been answered.
         _ = try await firstValue(of: client.session) { $0 != .restoring }
         _ = try await client.from("tasks").select().fetch()
         let sentBefore = fixture.gets.count
         let gate = Gate()
-        held.withLock { $0 = gate }
+        tokens.hold(at: gate)
         let list = LiveList(client.from("tasks").select())
         defer { list.stop() }
         // The attempt started with the network up and waits for its token.
         _ = try await gate.arrivals.values(atLeast: 1)
         await client.disableNetwork()
-        held.withLock { $0 = nil }
+        tokens.hold(at: nil)
         gate.open()
         _ = try await list.first(within: 10) { $0.refresh == .paused }
         #expect(fixture.gets.count == sentBefore, "no request left while the network was down")
