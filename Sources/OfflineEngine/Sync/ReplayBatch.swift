@@ -23,6 +23,9 @@ struct ReplayBatch: Sendable {
     /// Whether a send of any of the writes was begun before this run.
     var wasAttempted: Bool { writes.contains { $0.life.wasAttempted } }
 
+    /// Whether an earlier send of any of the writes may have been applied (its answer was lost).
+    var mayHaveBeenApplied: Bool { writes.contains { $0.life.mayHaveBeenApplied } }
+
     /// The one write the request sends: the first write's table, operation and preferences,
     /// with the rows every write sends, in order (an insert or upsert), or with the keys of every
     /// write in one `in` filter (an update or delete).

@@ -15,6 +15,10 @@ enum ReplayDecision: Sendable, Equatable {
     /// A replayed INSERT met a row with its key after an earlier attempt: check whether the
     /// server's row holds what was sent (the earlier answer was lost).
     case verifyLostInsert
+    /// A replayed DELETE made with `expectingRows()` reached no row after an attempt whose answer
+    /// was lost: that attempt may have removed the row, which is gone either way. Settled as
+    /// accepted: a lost answer is never reported as a rejection.
+    case deletedByLostAttempt
 
     /// The longest wait a `Retry-After` may ask of the replay, as for reads.
     static let retryAfterCap = ReadRetryPolicy().retryAfterCap
@@ -23,12 +27,17 @@ enum ReplayDecision: Sendable, Equatable {
     /// ``Configuration/classifyFailure``), everything else (no answer, an answer that is not
     /// PostgREST's) as the engine knows it.
     static func after(
-        _ error: any Error, mutation: Mutation, wasAttemptedBefore: Bool,
+        _ error: any Error, mutation: Mutation, wasAttemptedBefore: Bool, mayHaveBeenApplied: Bool = false,
         classify: FailureClassifier = FailureClass.standard
     ) -> ReplayDecision {
         let retry = ReplayDecision.retryLater(
             after: ResponseDecoding.retryAfter(error).map { min($0, retryAfterCap) })
         if let refusal = error as? PostgrestError {
+            if refusal.code == PostgrestError.reachedNoRowCode, mutation.operation == .delete,
+                mayHaveBeenApplied
+            {
+                return .deletedByLostAttempt
+            }
             if refusal.status == 409, refusal.code == "23505", mutation.operation == .insert,
                 wasAttemptedBefore
             {

@@ -206,8 +206,9 @@ struct Replayer: Sendable {
         _ batch: ReplayBatch, after error: any Error, sending: ReplaySending, overtook: Bool
     ) async -> SendEnd {
         let decision = ReplayDecision.after(
-            error, mutation: batch.request, wasAttemptedBefore: batch.wasAttempted, classify: classify)
-        if decision != .rejected {
+            error, mutation: batch.request, wasAttemptedBefore: batch.wasAttempted,
+            mayHaveBeenApplied: batch.mayHaveBeenApplied, classify: classify)
+        if decision != .rejected, decision != .deletedByLostAttempt {
             let words = ErrorWording.summary(of: error) ?? "The server could not be reached."
             uploads.update { $0.lastError = words }
         }
@@ -220,6 +221,10 @@ struct Replayer: Sendable {
             return .stop(.waitForSession)
         case .verifyLostInsert:
             return await verifyLost(batch, after: error, sending: sending, overtook: overtook)
+        case .deletedByLostAttempt:
+            await ReplayEvents.settleAccepted(batch.ids, in: state)
+            clearLastError()
+            return .settled
         case .rejected:
             return await reject(batch, for: error, sending: sending, overtook: overtook)
         }

@@ -47,4 +47,34 @@ struct ClientConflictTests {
             await second.client.close()
         }
     }
+
+    @Test(
+        "a replayed expectingRows delete whose first answer was lost reaches no row when sent again: applied, never a conflict"
+    )
+    func deleteAfterLostAnswer() async throws {
+        let fixture = try await ClientFixture(tables: ["tasks": [["id": 1, "done": false]]])
+        let client = fixture.client
+        await client.disableNetwork()
+        let sent = try await client.from("tasks").delete().eq("id", value: 1).expectingRows().execute()
+        guard case .queued(let pending) = sent.outcome else { throw ClientError.closed }
+        // The server applies the delete and its answer is lost.
+        let server = fixture.server
+        let first = Turns(1)
+        fixture.probe.answer { request in
+            guard request.method == .delete, first.take() else { return nil }
+            await server.setRows([], of: "tasks")
+            throw TransportError(kind: .connectionLost)
+        }
+        await client.enableNetwork()
+        _ = try await fixture.probe.writes(atLeast: 1)
+        try await fixture.sleepers(atLeast: 1)
+        fixture.clock.advance(by: .milliseconds(300))
+        guard case .accepted = try await client.outcome(of: pending.id) else {
+            Issue.record("the delete its own lost attempt applied was not settled as accepted")
+            return
+        }
+        #expect(fixture.writes.count == 2)
+        #expect(try await firstValue(of: client.rejectedMutations()) { _ in true }.isEmpty)
+        await client.close()
+    }
 }
