@@ -19,6 +19,15 @@ struct OverlayResult: Sendable, Hashable {
     var refetchIsDue = false
 }
 
+/// An overlay's result for a count: also the rows its filters admitted outside the list that
+/// the writes moved out or deleted (see ``OverlayWorkingList/leftBeyond``), and whether a
+/// queued write did so.
+struct CountedOverlayResult: Sendable, Hashable {
+    var result: OverlayResult
+    var leftBeyond = 0
+    var queuedWriteLeftBeyond = false
+}
+
 /// Lays writes over cached lists and patches accepted writes into them. Pure: no I/O, no
 /// `await`; `Evaluator` answers filters (`FilterEvaluator` in the engine).
 ///
@@ -81,24 +90,40 @@ struct Overlay<Evaluator: RowFilterEvaluating>: Sendable {
     /// Lays `writes` (oldest first) over `list`; writes to other tables are skipped.
     func apply(_ writes: [OverlayWrite], to list: CachedList, otherLists: [CachedList] = []) -> OverlayResult
     {
+        applyCounting(writes, to: list, otherLists: otherLists).result
+    }
+
+    /// ``apply(_:to:otherLists:)``, with what a count needs besides the rows; `countsBeyond`:
+    /// the list is not the whole read, and rows its filters admit outside it were counted.
+    func applyCounting(
+        _ writes: [OverlayWrite], to list: CachedList, otherLists: [CachedList] = [],
+        countsBeyond: Bool = false
+    ) -> CountedOverlayResult {
         let laid = writes.filter {
             list.query.reads(schema: $0.mutation.schema, table: $0.mutation.table)
         }
         if laid.isEmpty {
-            return OverlayResult(rows: QueryRows(list.rows), hasPendingMutations: false, needsRefetch: false)
+            return CountedOverlayResult(
+                result: OverlayResult(
+                    rows: QueryRows(list.rows), hasPendingMutations: false, needsRefetch: false))
         }
         var working = OverlayWorkingList<Evaluator>(
             list: list, otherLists: otherLists, primaryKeys: primaryKeys, writes: laid.map(\.mutation))
+        working.countsBeyond = countsBeyond
         var pending = false
         var refetchIsDue = false
+        var queuedLeftBeyond = false
         for write in laid {
-            let refetches = working.refetches
+            let (refetches, leftBeyond) = (working.refetches, working.leftBeyond.count)
             if working.apply(write.mutation) && write.isQueued { pending = true }
             if working.refetches > refetches && !write.isQueued { refetchIsDue = true }
+            if working.leftBeyond.count != leftBeyond && write.isQueued { queuedLeftBeyond = true }
         }
-        return OverlayResult(
+        let result = OverlayResult(
             rows: QueryRows(working.rows), hasPendingMutations: pending, needsRefetch: working.needsRefetch,
             refetchIsDue: refetchIsDue)
+        return CountedOverlayResult(
+            result: result, leftBeyond: working.leftBeyond.count, queuedWriteLeftBeyond: queuedLeftBeyond)
     }
 }
 

@@ -7,7 +7,10 @@
 /// only when the row provably did not match before. A list that is not the whole read (a
 /// `head: true` read holds no rows, a range only some) cannot tell whether an upsert's row is
 /// already counted, so upserts do not move its count; on a whole list they count as the rows
-/// the device shows. A delete of a row the list does not hold leaves the count as cached.
+/// the device shows. A delete of a row the list does not hold leaves the count as cached, unless
+/// another cached list shows that row provably matching the read's filters: then the count held
+/// it, and an update that moves such a row out of the filters moves the count too (so a row
+/// toggled out and back in offline leaves the count where it was).
 struct OverlayCount<Evaluator: RowFilterEvaluating>: Sendable {
     /// The overlay that lays the writes.
     let overlay: Overlay<Evaluator>
@@ -37,9 +40,10 @@ struct OverlayCount<Evaluator: RowFilterEvaluating>: Sendable {
     ) -> Shown {
         guard beyond != nil || isWhole else { return Shown(count: nil, moved: false) }
         let laid = isWhole ? writes : writes.filter { $0.mutation.operation != .upsert }
-        let result = overlay.apply(laid, to: list, otherLists: otherLists)
-        return Shown(
-            count: (beyond ?? 0) + result.rows.count,
-            moved: result.hasPendingMutations && result.rows.count != list.rows.count)
+        // A whole list holds every row it counts: a row outside it was never counted.
+        let counted = overlay.applyCounting(laid, to: list, otherLists: otherLists, countsBeyond: !isWhole)
+        let count = (beyond ?? 0) - counted.leftBeyond + counted.result.rows.count
+        let changed = counted.result.hasPendingMutations || counted.queuedWriteLeftBeyond
+        return Shown(count: count, moved: changed && count != (beyond ?? 0) + list.rows.count)
     }
 }

@@ -41,6 +41,13 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
     /// How many times an UPDATE would have moved in a row read with other columns, which did
     /// not join: the list must be fetched again (once that write has synced) to show it.
     private(set) var refetches = 0
+    /// Whether rows known outside the list that its filters provably admit are counted beyond
+    /// it (a `head: true` count, a page: the server's count held them), for ``leftBeyond``.
+    var countsBeyond = false
+    /// With ``countsBeyond``, the keys of rows counted beyond the list that a write provably
+    /// moved out of its filters, or deleted. One moved back in is counted beyond again: it
+    /// neither joins the list nor stays here.
+    private(set) var leftBeyond: Set<String> = []
     /// Set once two of the list's rows share a key (an upsert matched by other conflict columns
     /// took another row's key, say): from then on rows are found by scanning, not by the index.
     private var hasDuplicateKeys = false
@@ -241,8 +248,15 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
             }
             let patched = known.row.merging(patch)
             outside[key] = nil
+            let (before, after) = (admits(known.row), admits(patched))
+            if countsBeyond && before == .true && after == .false { leftBeyond.insert(key) }
             let newKey = keys.indexKey(of: patched) ?? key
-            if admits(known.row) == .false && admits(patched) != .false {
+            if before == .false && after != .false {
+                if countsBeyond, leftBeyond.remove(key) != nil {
+                    // Back among the rows the count held beyond the list.
+                    outside[newKey] = Outside(row: patched, origin: known.origin)
+                    continue
+                }
                 if may(known, join: patched) {
                     append(patched, key: newKey)
                     changed = true
@@ -303,6 +317,7 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
         for key in outsideTargets {
             if let known = outside[key], provablyMatches(known.row, deleteFilters, pin) {
                 outside[key] = nil
+                if countsBeyond && admits(known.row) == .true { leftBeyond.insert(key) }
             }
         }
         return changed

@@ -61,6 +61,27 @@ struct ClientCountOfflineTests {
     }
 
     @Test(
+        "a row another cached list shows, toggled out of the badge's filter and back offline, leaves the badge where it was; deleted, it leaves the count",
+        arguments: ["id", "*"])
+    func rowKnownElsewhereMovesTheCount(columns: String) async throws {
+        let fixture = try await ClientFixture(tables: ["tasks": Self.rows])
+        let badge = fixture.client.from("tasks").select(columns, head: true, count: .exact).eq(
+            "done", value: false)
+        #expect(try await badge.execute().count == 3)
+        _ = try await fixture.client.from("tasks").select().execute()
+        await fixture.client.disableNetwork()
+        let tasks = fixture.client.from("tasks")
+        try await tasks.update(["done": true] as Row).eq("id", value: 1).execute()
+        let out = try await badge.execute()
+        #expect(out.count == 2 && out.hasPendingMutations)
+        try await tasks.update(["done": false] as Row).eq("id", value: 1).execute()
+        #expect(try await badge.execute().count == 3)
+        try await tasks.delete().eq("id", value: 2).execute()
+        #expect(try await badge.execute().count == 2)
+        await fixture.client.close()
+    }
+
+    @Test(
         "a count read with a range keeps the server's count, moved by queued inserts and deletes of its rows")
     func rangedCountOffline() async throws {
         let fixture = try await ClientFixture(tables: ["tasks": Self.rows])
