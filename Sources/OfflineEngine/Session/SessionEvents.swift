@@ -15,8 +15,9 @@ enum SessionEvents {
             // Under a cache per user, the restored session's cache is shown (a signed-out one,
             // the signed-out cache). A store that fails here leaves answers refused, as a clear's.
             if state.rules.sharing == .perUser, state.ownership.owner != restored.userID {
-                let owner = await changeOwner(to: restored.userID, in: state)
+                let (owner, change) = beginOwnerChange(to: restored.userID, in: state)
                 _ = try? await state.store.account.record(AccountChange(owner: owner))
+                await finishOwnerChange(change, in: state)
             }
         }
         state.settled()
@@ -29,19 +30,29 @@ enum SessionEvents {
         // Before any await: a request built from now on carries the new token, and one built
         // before read its tick before the new owner's tick below.
         state.outputs.session.send(.signedIn(newSession))
+        // Settled whatever the store does: a failed commit still leaves the new user's session
+        // in memory, and what is shown must be theirs.
+        defer { state.settled() }
         // The store's side of the sign-in is one commit: the new owner, the session, the claim.
+        // Handed to the store before any await, so that the store keeps session changes in the
+        // order they were made (a sign-out called meanwhile is stored after it, not before).
         var change = AccountChange(session: .some(newSession), claimingFor: newSession.userID)
+        var ownerChange: Int?
         if state.ownership.owner != newSession.userID {
-            change.owner = await changeOwner(to: newSession.userID, in: state)
+            (change.owner, ownerChange) = beginOwnerChange(to: newSession.userID, in: state)
         }
-        if try await state.store.account.record(change) > 0 {
+        let recorded: Result<Int, StoreError>
+        do { recorded = .success(try await state.store.account.record(change)) } catch {
+            recorded = .failure(error)
+        }
+        if let ownerChange { await finishOwnerChange(ownerChange, in: state) }
+        if try recorded.get() > 0 {
             // Owner-less queued writes become this user's, as the store made them.
             state.outputs.ticketGate.void()
             let changed = state.queue.claimOwnerless(for: newSession.userID)
             state.tables.claimOwnerless(in: changed, for: newSession.userID, owner: state.overlayOwner)
             state.publishQueue()
         }
-        state.settled()
     }
 
     /// Signs in the user of a token the token provider gave, unless the client is closing.
@@ -92,43 +103,62 @@ enum SessionEvents {
     /// the next user to sign in takes it over.
     static func signOut(in state: isolated EngineState) async throws {
         state.outputs.session.send(.signedOut)
+        defer { state.settled() }
         var change = AccountChange(session: .some(nil))
+        var ownerChange: Int?
         if state.rules.sharing == .perUser, state.ownership.owner != nil {
-            change.owner = await changeOwner(to: nil, in: state)
+            (change.owner, ownerChange) = beginOwnerChange(to: nil, in: state)
         }
-        try await state.store.account.record(change)
-        state.settled()
+        // Handed to the store before any await, as a sign-in's is.
+        let recorded: Result<Int, StoreError>
+        do { recorded = .success(try await state.store.account.record(change)) } catch {
+            recorded = .failure(error)
+        }
+        if let ownerChange { await finishOwnerChange(ownerChange, in: state) }
+        _ = try recorded.get()
     }
 
     /// Changes whose cache is shown: answers already under way are not written, and every live
     /// read fetches again. Under ``CacheSharing/perUser`` the lists held are dropped and the new
-    /// owner's own are read from the store; under ``CacheSharing/handOver`` the cache passes to
-    /// the new owner, every list marked stale. All of it changes in memory before the first
-    /// `await`, so no facts ever lay one user's lists under another's session. Returns what the
-    /// store must record, which the caller hands to it with no `await` between (under
-    /// ``CacheSharing/handOver`` the lists move in call order: a read of them handed to the store
-    /// before reads them again, from the new owner's cache).
-    private static func changeOwner(to owner: String?, in state: isolated EngineState) async
-        -> AccountChange.Owner
-    {
+    /// owner's own are read from the store (``finishOwnerChange(_:in:)``); under
+    /// ``CacheSharing/handOver`` the cache passes to the new owner, every list marked stale. All
+    /// of it changes in memory with no `await`, so no facts ever lay one user's lists under
+    /// another's session. Returns what the store must record, which the caller hands to it with
+    /// no `await` between (under ``CacheSharing/handOver`` the lists move in call order: a read
+    /// of them handed to the store before reads them again, from the new owner's cache), and the
+    /// change's number for ``finishOwnerChange(_:in:)``.
+    private static func beginOwnerChange(to owner: String?, in state: isolated EngineState) -> (
+        AccountChange.Owner, Int
+    ) {
         let change = state.ownership.beginOwnerChange()
         switch state.rules.sharing {
         case .perUser:
             state.ownership.owner = owner
             state.ownership.listsGeneration += 1
             state.tables.unloadLists(owner: state.overlayOwner)
+            state.services.liveReads.markStale(table: nil)
+            return (AccountChange.Owner(user: owner), change)
         case .handOver:
             // Until fetched with the new owner's token, the rows are the previous owner's cache.
             state.tables.passToNewOwner(owner: state.overlayOwner)
+            state.services.liveReads.markStale(table: nil)
+            state.ownership.endOwnerChange(change, at: state.outputs.marks.nextTick())
+            let handedFrom = state.ownership.partition
+            state.ownership.owner = owner
+            state.ownership.listsGeneration += 1
+            return (
+                AccountChange.Owner(user: owner, handOver: (from: handedFrom, to: state.ownership.partition)),
+                change
+            )
         }
-        state.services.liveReads.markStale(table: nil)
-        if state.rules.sharing == .perUser { await CachedLists.loadOfLiveReads(in: state) }
-        let tick = state.outputs.marks.nextTick()
-        state.ownership.endOwnerChange(change, at: tick)
-        guard state.rules.sharing == .handOver else { return AccountChange.Owner(user: owner) }
-        let handedFrom = state.ownership.partition
-        state.ownership.owner = owner
-        state.ownership.listsGeneration += 1
-        return AccountChange.Owner(user: owner, handOver: (from: handedFrom, to: state.ownership.partition))
+    }
+
+    /// Ends owner change `number` (begun by ``beginOwnerChange(to:in:)``): under
+    /// ``CacheSharing/perUser`` the new owner's lists of the live reads are read from the store,
+    /// then answers are written again (those that left before are refused).
+    private static func finishOwnerChange(_ number: Int, in state: isolated EngineState) async {
+        guard state.rules.sharing == .perUser else { return }
+        await CachedLists.loadOfLiveReads(in: state)
+        state.ownership.endOwnerChange(number, at: state.outputs.marks.nextTick())
     }
 }

@@ -92,4 +92,20 @@ struct ClientFailedCommitTests {
         #expect(client.store.commitHooks.commits - before == 1)
         await client.close()
     }
+
+    @Test(
+        "a sign-in whose commit fails still shows the new user's queue: the previous user's writes are not counted as theirs"
+    )
+    func failedSignInShowsNewUsersQueue() async throws {
+        let fixture = try await ClientFixture(signedInAs: "A")
+        let client = fixture.client
+        await client.disableNetwork()
+        _ = try await client.from("tasks").insert(["id": 1] as Row).execute()
+        #expect(try await Self.shownCount(client) == 1)
+        client.store.commitHooks.failCommits()
+        await #expect(throws: StoreError.full) { try await client.signIn(ClientFixture.session("B")) }
+        #expect(try await firstValue(of: client.session) { _ in true }.userID == "B")
+        #expect(try await Self.shownCount(client) == 0, "A's write is not B's")
+        await client.close()
+    }
 }
