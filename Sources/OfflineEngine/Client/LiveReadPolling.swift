@@ -36,6 +36,9 @@ extension OfflineClient {
     public func refreshLiveReads() async throws {
         let engine = try await openedEngine()
         engine.liveReads.markStale(keys: engine.liveReads.keys)
+        // A read waiting on its retry schedule (a stalled one waits up to a minute) fetches now
+        // too: a stale mark alone leaves a pending retry to its time.
+        engine.liveReads.tryNow()
     }
 
     /// The live read of `query`, marked stale every `interval` on the client's clock while read.

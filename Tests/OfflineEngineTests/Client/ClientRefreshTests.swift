@@ -91,6 +91,29 @@ struct ClientRefreshTests {
         await fixture.client.close()
     }
 
+    @Test(
+        "refreshLiveReads() (the app back in the foreground) fetches a stalled read now, not when its wait ends"
+    )
+    func refreshLiveReadsCutsStalledWait() async throws {
+        let (fixture, read) = try await ClientFixture.failingTaskRead()
+        let stream = read.snapshots()
+        for delay in [Duration.milliseconds(300), .milliseconds(900), .milliseconds(2_400)] {
+            try await fixture.sleepers(atLeast: 1)
+            fixture.clock.advance(by: delay)
+        }
+        _ = try await firstValue(of: stream) {
+            if case .stalled = $0.refresh { return true }
+            return false
+        }
+        try await fixture.sleepers(atLeast: 1)  // the 5 s wait
+        fixture.probe.answer(with: nil)
+        try await fixture.client.refreshLiveReads()
+        _ = try await firstValue(of: stream) { $0.refresh == .idle }
+        #expect(fixture.gets.count == 5)
+        #expect(fixture.clock.now == ManualClock.Instant().advanced(by: .milliseconds(3_600)))
+        await fixture.client.close()
+    }
+
     @Test("a refresh reads Paused while the network is disabled and sends nothing")
     func pausedWhileDisabled() async throws {
         let fixture = try await ClientFixture(tables: ["tasks": [["id": 1]]])
