@@ -18,7 +18,8 @@ import Foundation
 /// shown on the device only until the list is fetched again and the server's value replaces it.
 /// An upsert that meets a row updates every column it sends, so it gets a sent value only in the
 /// columns that tell its row (its conflict columns, or the key), and elsewhere only values shown
-/// only, which a cached row it merges into keeps its own values for.
+/// only, which a cached row it merges into keeps its own values for (one that ignores duplicates
+/// changes no existing row, and gets every value as an insert does).
 public struct TableSettings: Sendable, Hashable {
     /// The key columns (the primary key, or a unique key rows are told apart by); `["id"]` by
     /// default.
@@ -107,7 +108,7 @@ extension Configuration {
     /// does not send is kept out of the request (``Mutation/shownOnlyColumns``); one only some
     /// rows lacked is sent, so the rows of one request carry the same columns.
     ///
-    /// An upsert that meets a row updates every column it sends: a value made for it is sent only
+    /// A merging upsert that meets a row updates every column it sends: a value made for it is sent only
     /// in a column that tells its row (its conflict columns, or the key), never over the row's
     /// own id or time; elsewhere only a value shown only, made for every row (the overlay keeps a
     /// merged row's own value over it).
@@ -115,8 +116,9 @@ extension Configuration {
         guard draft.operation == .insert || draft.operation == .upsert,
             let made = tables[draft.table]?.madeOnDevice, !made.isEmpty
         else { return draft }
+        // An upsert that ignores duplicates changes no existing row: made as for an insert.
         let tellsRow: Set<String>? =
-            draft.operation == .upsert
+            draft.operation == .upsert && !draft.ignoreDuplicates
             ? Set(draft.onConflict.flatMap { $0.isEmpty ? nil : $0 } ?? keyColumns[draft.table] ?? ["id"])
             : nil
         var write = draft

@@ -72,4 +72,18 @@ struct ClientDeviceValuesUpsertTests {
         #expect(sent["created_at"] == nil)
         await fixture.client.close()
     }
+
+    @Test(
+        "an upsert that ignores duplicates changes no existing row: it gets its made id, sent, as an insert does"
+    )
+    func ignoringDuplicatesGetsMadeValues() async throws {
+        let fixture = try await fixture()
+        try await fixture.client.from("settings")
+            .upsert(["user_id": "v", "theme": "dark"] as Row, onConflict: "user_id", ignoreDuplicates: true)
+            .execute()
+        let sent = try #require(fixture.writes.last?.bodyRows.first)
+        #expect(sent["id"] != nil)
+        #expect(sent["created_at"] == nil, "a time made on the device is shown only")
+        await fixture.client.close()
+    }
 }
