@@ -92,8 +92,20 @@ struct ClientOwnerTests {
         await client.close()
     }
 
-    @Test("a write cleared while it was being sent at once is not queued again when the send fails")
-    func clearDuringImmediateSend() async throws {
+    /// How a clear meets a write of A's sent at once.
+    enum ClearDuringSend: String, CaseIterable, Sendable {
+        /// `clearLocalData()` while A is signed in.
+        case everything
+        /// A signs out, then `clearLocalData(user: "A")`.
+        case signedOutUser
+        /// A signs out, B signs in, then `clearLocalData(user: "A")`.
+        case signedOutUserWithAnotherSignedIn
+    }
+
+    @Test(
+        "a write cleared while it was being sent at once is not queued again when the send fails",
+        arguments: ClearDuringSend.allCases)
+    func clearDuringImmediateSend(_ clear: ClearDuringSend) async throws {
         let fixture = try await ClientFixture(signedInAs: "A")
         let client = fixture.client
         let gate = Gate()
@@ -104,7 +116,14 @@ struct ClientOwnerTests {
         }
         async let written = client.from("tasks").insert(["id": 1] as Row).execute().outcome
         _ = try await gate.arrivals.values(atLeast: 1)
-        try await client.clearLocalData()
+        switch clear {
+        case .everything:
+            try await client.clearLocalData()
+        case .signedOutUser, .signedOutUserWithAnotherSignedIn:
+            try await client.signOut()
+            if clear == .signedOutUserWithAnotherSignedIn { try await client.signIn(Self.userB) }
+            try await client.clearLocalData(user: "A")
+        }
         gate.open()
         let outcome: Result<WriteResult, any Error>
         do { outcome = .success(try await written) } catch { outcome = .failure(error) }
@@ -112,31 +131,6 @@ struct ClientOwnerTests {
         #expect(outcome.failureError as? ClientError == .cleared)
         #expect(try await client.store.queue.all().isEmpty)
         #expect(try await firstValue(of: client.pendingMutationCount()) { _ in true } == 0)
-        await client.close()
-    }
-
-    @Test(
-        "clearing a signed-out user's data during their write sent at once wipes it: it is not queued again",
-        arguments: [false, true])
-    func clearOfSignedOutUserDuringImmediateSend(anotherUserSignsIn: Bool) async throws {
-        let fixture = try await ClientFixture(signedInAs: "A")
-        let client = fixture.client
-        let gate = Gate()
-        fixture.probe.answer { request in
-            guard request.method == .post else { return nil }
-            await gate.wait()
-            throw TransportError(kind: .connectionLost)
-        }
-        async let written = client.from("tasks").insert(["id": 1] as Row).execute().outcome
-        _ = try await gate.arrivals.values(atLeast: 1)
-        try await client.signOut()
-        if anotherUserSignsIn { try await client.signIn(ClientFixture.session("B")) }
-        try await client.clearLocalData(user: "A")
-        gate.open()
-        let outcome: Result<WriteResult, any Error>
-        do { outcome = .success(try await written) } catch { outcome = .failure(error) }
-        #expect(outcome.failureError as? ClientError == .cleared)
-        #expect(try await client.store.queue.all().isEmpty)
         await client.close()
     }
 
