@@ -16,8 +16,7 @@ enum SessionEvents {
             // the signed-out cache). A store that fails here leaves answers refused, as a clear's.
             if state.rules.sharing == .perUser, state.ownership.owner != restored.userID {
                 let (owner, change) = beginOwnerChange(to: restored.userID, in: state)
-                _ = try? await state.store.account.record(AccountChange(owner: owner))
-                await finishOwnerChange(change, in: state)
+                _ = try? await record(AccountChange(owner: owner), endingOwnerChange: change, in: state)
             }
         }
         state.settled()
@@ -41,12 +40,7 @@ enum SessionEvents {
         if state.ownership.owner != newSession.userID {
             (change.owner, ownerChange) = beginOwnerChange(to: newSession.userID, in: state)
         }
-        let recorded: Result<Int, StoreError>
-        do { recorded = .success(try await state.store.account.record(change)) } catch {
-            recorded = .failure(error)
-        }
-        if let ownerChange { await finishOwnerChange(ownerChange, in: state) }
-        if try recorded.get() > 0 {
+        if try await record(change, endingOwnerChange: ownerChange, in: state) > 0 {
             // Owner-less queued writes become this user's, as the store made them.
             state.outputs.ticketGate.void()
             let changed = state.queue.claimOwnerless(for: newSession.userID)
@@ -110,12 +104,7 @@ enum SessionEvents {
             (change.owner, ownerChange) = beginOwnerChange(to: nil, in: state)
         }
         // Handed to the store before any await, as a sign-in's is.
-        let recorded: Result<Int, StoreError>
-        do { recorded = .success(try await state.store.account.record(change)) } catch {
-            recorded = .failure(error)
-        }
-        if let ownerChange { await finishOwnerChange(ownerChange, in: state) }
-        _ = try recorded.get()
+        _ = try await record(change, endingOwnerChange: ownerChange, in: state)
     }
 
     /// Changes whose cache is shown: answers already under way are not written, and every live
@@ -151,6 +140,20 @@ enum SessionEvents {
                 change
             )
         }
+    }
+
+    /// Hands `change` to the store (called with no `await` since the session changed, so the
+    /// store keeps session changes in call order), then ends owner change `number`, if any,
+    /// whether or not the store took the change; returns what the store answered.
+    private static func record(
+        _ change: AccountChange, endingOwnerChange number: Int?, in state: isolated EngineState
+    ) async throws(StoreError) -> Int {
+        let recorded: Result<Int, StoreError>
+        do { recorded = .success(try await state.store.account.record(change)) } catch {
+            recorded = .failure(error)
+        }
+        if let number { await finishOwnerChange(number, in: state) }
+        return try recorded.get()
     }
 
     /// Ends owner change `number` (begun by ``beginOwnerChange(to:in:)``): under
