@@ -44,12 +44,14 @@ public final class LiveQueryModel<Rows: Sendable> {
     /// every change of the read.
     public private(set) var snapshot: QuerySnapshot?
     /// The last error: a snapshot whose rows could not be decoded (the properties keep the last
-    /// snapshot that could; the next one that decodes clears it), or the read that could not
-    /// start (the client was closed).
+    /// snapshot that could; the next one that decodes, or the read coming back to the snapshot
+    /// shown, clears it), or the read that could not start (the client was closed).
     public private(set) var error: (any Error)?
 
     @ObservationIgnored private let snapshots: @Sendable () -> AsyncThrowingStream<QuerySnapshot, any Error>
-    @ObservationIgnored private let decoding: RowsDecoding<Rows>
+    /// How rows are decoded, holding the raw rows of the rows shown: a later run starts from
+    /// what is on screen, not from no rows.
+    @ObservationIgnored private var decoding: RowsDecoding<Rows>
 
     /// A model of the live read `query` whose rows are ``QueryRows``, as snapshots carry them.
     public convenience init(_ query: ReadQuery) where Rows == QueryRows {
@@ -80,11 +82,15 @@ public final class LiveQueryModel<Rows: Sendable> {
     /// Each run is a reader of the live read (readers of one query share its list and its
     /// refresh); when it returns, its reader has left.
     public func run() async {
-        var decoding = decoding
         do {
             // A burst of snapshots (writers queueing at once) reaches the view as its last.
             try await SettledValues.follow(snapshots()) { next in
-                if next != snapshot { await show(next, decoding: &decoding) }
+                if next != snapshot {
+                    await show(next)
+                } else if error != nil {
+                    // Back to the snapshot shown (a row that failed to decode left): nothing failed.
+                    error = nil
+                }
             }
         } catch is CancellationError {
         } catch {
@@ -92,17 +98,21 @@ public final class LiveQueryModel<Rows: Sendable> {
         }
     }
 
-    /// Shows `next` once its rows are decoded; keeps the shown snapshot when they cannot be.
-    private func show(_ next: QuerySnapshot, decoding: inout RowsDecoding<Rows>) async {
+    /// Shows `next` once its rows are decoded; keeps the shown snapshot when they cannot be, and
+    /// everything when the run was cancelled while they were decoded (a newer run may show since).
+    private func show(_ next: QuerySnapshot) async {
         let raw = next.result?.rows ?? []
         var decoded: Rows?
         if !decoding.isCurrent(raw) {
+            var decoding = decoding
             let result: Result<Rows, any Error>
             if decoding.decodes {
                 (decoding, result) = await RowsDecoding.decodedOffTheCaller(decoding, raw)
+                if Task.isCancelled { return }
             } else {
                 result = Result { try decoding.rows(of: raw) }
             }
+            self.decoding = decoding
             switch result {
             case .success(let rows):
                 decoded = rows
