@@ -6,6 +6,8 @@
 ///   joins the list when it is not there; one they refuse leaves it. A row joins only when it
 ///   carries every column the list reads (the join rule), and only a list with no order and no
 ///   page, since the server decides where it goes.
+/// - An update that may move a row the list holds in its order (a column it sorts by changed, or
+///   its old or new value is not known) fetches the list again.
 /// - A deleted row leaves by key.
 /// - A list with a page (a limit or an offset) is fetched again whenever a row may enter or
 ///   leave it or a page before it.
@@ -72,9 +74,8 @@ struct ChangeLanding {
         case .true:
             guard let shown = shown(in: query) else { return .stale }
             if let held {
+                if mayMove(rows[held], in: query.order) { return .stale }
                 if rows[held] == shown { return .unchanged }
-                let moves = query.order.contains { rows[held][$0.column] != shown[$0.column] }
-                if moves { return .stale }
                 rows[held] = shown
             } else {
                 if !query.order.isEmpty || query.limit != nil || query.offset != nil { return .stale }
@@ -82,6 +83,16 @@ struct ChangeLanding {
             }
         }
         return .rows(rows)
+    }
+
+    /// Whether the change may move a row the list holds in its order: a column it sorts by
+    /// changed, or either value is unknown (the list sorts by a column it does not read and the
+    /// old record does not carry it, or by one the record lacks).
+    private func mayMove(_ held: Row, in order: [OrderTerm]) -> Bool {
+        order.contains { term in
+            guard let after = change.record[term.column] else { return true }
+            return (held[term.column] ?? change.oldRecord[term.column]) != after
+        }
     }
 
     /// The record as the list reads it, or `nil` when it lacks a column the list reads (or the

@@ -133,4 +133,17 @@ struct ClientChangeFeedTests {
                 _ = try await read.first { $0.column("id") == ["0", "1", "2"] }
             })
     }
+
+    @Test("an update of a column a list orders by but does not read fetches the list again")
+    func unreadOrderColumnFetchesAgain() async throws {
+        try await following(
+            { $0.from("tasks").select("id,title").order("done") },
+            then: { fixture, feed, read in
+                let moved: Row = ["id": 1, "title": "a", "done": true]
+                await fixture.server.setRows([moved, Self.rows[1]], of: "tasks")
+                feed.send(.update(moved, old: ["id": 1], in: "tasks"))
+                _ = try await fixture.probe.gets(atLeast: 3)
+                _ = try await read.first { $0.column("id") == ["2", "1"] }
+            })
+    }
 }
