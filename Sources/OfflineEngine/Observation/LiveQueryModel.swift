@@ -52,6 +52,8 @@ public final class LiveQueryModel<Rows: Sendable> {
     /// How rows are decoded, holding the raw rows of the rows shown: a later run starts from
     /// what is on screen, not from no rows.
     @ObservationIgnored private var decoding: RowsDecoding<Rows>
+    /// Decodes rows off the main actor (tests hold it to act meanwhile).
+    @ObservationIgnored private let decodeOff: RowsDecoding<Rows>.OffTheCaller
 
     /// A model of the live read `query` whose rows are ``QueryRows``, as snapshots carry them.
     public convenience init(_ query: ReadQuery) where Rows == QueryRows {
@@ -69,11 +71,13 @@ public final class LiveQueryModel<Rows: Sendable> {
     /// A model of the snapshots `snapshots()` makes each time it runs.
     package init(
         rows: Rows, snapshots: @escaping @Sendable () -> AsyncThrowingStream<QuerySnapshot, any Error>,
-        decoding: RowsDecoding<Rows>
+        decoding: RowsDecoding<Rows>,
+        decodeOff: @escaping RowsDecoding<Rows>.OffTheCaller = RowsDecoding.decodedOffTheCaller
     ) {
         self.rows = rows
         self.snapshots = snapshots
         self.decoding = decoding
+        self.decodeOff = decodeOff
     }
 
     /// Reads the live read until the calling task is cancelled or the client closes, and keeps
@@ -107,7 +111,7 @@ public final class LiveQueryModel<Rows: Sendable> {
             var decoding = decoding
             let result: Result<Rows, any Error>
             if decoding.decodes {
-                (decoding, result) = await RowsDecoding.decodedOffTheCaller(decoding, raw)
+                (decoding, result) = await decodeOff(decoding, raw)
                 if Task.isCancelled { return }
             } else {
                 result = Result { try decoding.rows(of: raw) }

@@ -50,6 +50,10 @@ package struct RowsDecoding<Rows: Sendable>: Sendable {
         return rows
     }
 
+    /// How rows are decoded away from the caller: ``decodedOffTheCaller(_:_:)``.
+    package typealias OffTheCaller =
+        @Sendable (RowsDecoding, QueryRows) async -> (RowsDecoding, Result<Rows, any Error>)
+
     /// `rows(of:)` on the global executor, never the caller's: decoding stays off the main actor.
     @concurrent
     static func decodedOffTheCaller(

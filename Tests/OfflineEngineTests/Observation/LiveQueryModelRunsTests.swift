@@ -82,24 +82,35 @@ struct LiveQueryModelRunsTests {
     @Test("a run cancelled while it decodes leaves the newer run's rows alone")
     func cancelledRunDecoding() async throws {
         let runs = Runs(2)
+        // The first decode waits at the gate (the old run's rows, decoded while the view left).
+        let gate = Gate()
+        let decodes = Mutex(0)
         let model = LiveQueryModel(
-            rows: [], snapshots: { runs.next() },
-            decoding: RowsDecoding(HeldDecodeRow.self, decoder: JSONDecoder()))
+            rows: [], snapshots: { runs.next() }, decoding: RowsDecoding(Item.self, decoder: JSONDecoder()),
+            decodeOff: { decoding, raw in
+                if decodes.withLock({ count in
+                    count += 1
+                    return count == 1
+                }) {
+                    await gate.wait()
+                }
+                return await RowsDecoding.decodedOffTheCaller(decoding, raw)
+            })
         let shown = ObservationCounter { model.snapshot }
-        let older = Self.snapshot([["id": .number(JSONNumber(HeldDecodeRow.heldID))]])
+        let older = Self.snapshot([["id": 1, "title": "old"]])
         let first = Task { await model.run() }
         runs.feeds[0].yield(older)
-        _ = try await withTimeout(30) { try await HeldDecodeRow.entered.values(atLeast: 1) }
+        _ = try await withTimeout(30) { try await gate.arrivals.values(atLeast: 1) }
         // The view went away while the old run decoded, and came back with a newer list.
         first.cancel()
-        let newer = Self.snapshot([["id": 7]])
+        let newer = Self.snapshot([["id": 7, "title": "new"]])
         let second = Task { await model.run() }
         runs.feeds[1].yield(newer)
         _ = try await shown.value { $0 == newer }
-        HeldDecodeRow.letGo()
+        gate.open()
         await first.value
         #expect(model.snapshot == newer)
-        #expect(model.rows.map(\.id) == [7])
+        #expect(model.rows.map(\.title) == ["new"])
         second.cancel()
         await second.value
     }
