@@ -53,18 +53,23 @@ struct ReplayBatch: Sendable {
         return (ReplayBatch(writes: Array(writes[..<middle])), ReplayBatch(writes: Array(writes[middle...])))
     }
 
-    /// Cuts a run's writes into batches, in order, within `limits`; a write that may not share a
-    /// request is a batch of its own.
+    /// Cuts a run's writes into batches, in order, within `limits`, the first of at most
+    /// `firstAtMost` writes; a write that may not share a request is a batch of its own.
     static func batches(
-        of writes: [ReplayRun.Write], limits: ReplayBatching, primaryKeys: PrimaryKeys
+        of writes: [ReplayRun.Write], limits: ReplayBatching, primaryKeys: PrimaryKeys,
+        firstAtMost: Int? = nil
     ) -> [ReplayBatch] {
         var batches: [ReplayBatch] = []
+        var firstAtMost = firstAtMost
         var current: [ReplayRun.Write] = []
         var rows = 0
         var bytes = 0
         var keys = Set<[JSONValue]>()
         func close() {
-            if !current.isEmpty { batches.append(ReplayBatch(writes: current)) }
+            if !current.isEmpty {
+                batches.append(ReplayBatch(writes: current))
+                firstAtMost = nil
+            }
             (current, rows, bytes, keys) = ([], 0, 0, [])
         }
         for write in writes {
@@ -72,6 +77,7 @@ struct ReplayBatch: Sendable {
             guard limits.maxRows > 1, mayJoinAny(mutation, primaryKeys: primaryKeys) else {
                 close()
                 batches.append(ReplayBatch(writes: [write]))
+                firstAtMost = nil
                 continue
             }
             let byKey = mutation.operation == .update || mutation.operation == .delete
@@ -80,7 +86,9 @@ struct ReplayBatch: Sendable {
             let maxRows = byKey ? min(limits.maxRows, keysPerRequest) : limits.maxRows
             let ownKeys = conflictKeys(of: mutation, primaryKeys: primaryKeys)
             if let first = current.first?.mutation {
-                let fits = rows + count <= maxRows && bytes + size <= limits.maxBytes
+                let fits =
+                    rows + count <= maxRows && bytes + size <= limits.maxBytes
+                    && current.count < firstAtMost ?? .max
                 if !fits || !joins(mutation, after: first) || !keys.isDisjoint(with: ownKeys) { close() }
             }
             current.append(write)

@@ -6,7 +6,9 @@
 /// byte cap goes alone. Consecutive deletes of one row each by its key (`eq` on the table's one
 /// key column), and updates of that kind making the same change, go as one request naming their
 /// keys (`id=in.(…)`, at most 100). Other updates and deletes, writes that ask for their rows
-/// back or must reach a row, and inserts without their key values go one by one.
+/// back or must reach a row, and inserts without their key values go one by one. A batch that
+/// fails for a transient reason a second time in a row goes in halves, so that a write at fault
+/// holds back only itself and what follows it.
 ///
 /// By default one request is in flight at a time, so the server applies the writes in the
 /// queue's order. ``tablesInFlight`` above 1 lets the requests of different tables overlap

@@ -74,8 +74,9 @@ enum ReplayPassEnd: Sendable, Equatable {
     case drained
     /// The network is known down, the session is restoring, or the client is closing.
     case blocked
-    /// A transient failure: try again on the schedule.
-    case retryLater(after: Duration?)
+    /// A transient failure: try again on the schedule. `writes`: how many writes the request
+    /// that failed carried (none: no request failed, the store did).
+    case retryLater(after: Duration?, writes: Int)
     /// Waiting for a new session.
     case waitForSession
 }

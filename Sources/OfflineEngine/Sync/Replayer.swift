@@ -31,6 +31,11 @@ struct Replayer: Sendable {
     /// Runs passes until the task is cancelled or the state closes.
     func run() async {
         var failures = 0
+        // After a request failed twice in a row, the most writes the next pass's first request
+        // carries: a batch that keeps failing goes in halves, so a write at fault (a trigger
+        // failing with a 500, a statement timing out) holds back only itself and what follows
+        // it, and only it runs out of attempts.
+        var firstBatchCap: Int?
         while !Task.isCancelled {
             // Subscribe before the pass, so a signal that arrives during it is not lost, and one
             // from before it (already acted on by this pass) does not cut its wait short.
@@ -38,12 +43,12 @@ struct Replayer: Sendable {
             let urgent = outputs.signals.urgent.stream()
             let settled = outputs.signals.sessionSettled.stream()
             let cameBack = connectivity.networkCameBack()
-            let (end, progressed) = await pass()
+            let (end, progressed) = await pass(firstBatchAtMost: firstBatchCap)
             if await state.closed { return }
             // Failures are counted in a row, as the refresh counts them: a pass that drained the
             // queue, got a run of writes through, or was held back by the network or the session
             // starts them again.
-            if progressed || end == .drained || end == .blocked { failures = 0 }
+            if progressed || end == .drained || end == .blocked { (failures, firstBatchCap) = (0, nil) }
             switch end {
             case .drained:
                 await Self.waitForSignal([work, urgent, cameBack], orDelay: nil, clock: clock)
@@ -58,7 +63,10 @@ struct Replayer: Sendable {
             case .waitForSession:
                 // The session was refused: only a change of session (not the network) may help.
                 await Self.waitForSignal([settled], orDelay: nil, clock: clock)
-            case .retryLater(let after):
+            case .retryLater(let after, let writes):
+                if failures > 0, writes > 0 {
+                    firstBatchCap = max(1, min(writes, firstBatchCap ?? writes) / 2)
+                }
                 failures += 1
                 let delay = max(RetrySchedule.standard.delay(afterFailure: failures), after ?? .zero)
                 await Self.waitForSignal([urgent, cameBack], orDelay: delay, clock: clock)
@@ -87,9 +95,11 @@ struct Replayer: Sendable {
 
     /// Sends queued writes oldest first, for the current user and owner-less ones, a run at a
     /// time, until the queue is drained or something stops the pass; says whether a run went
-    /// through whole before that.
-    func pass() async -> (end: ReplayPassEnd, progressed: Bool) {
+    /// through whole before that. The pass's first request carries at most `firstBatchAtMost`
+    /// writes.
+    func pass(firstBatchAtMost: Int? = nil) async -> (end: ReplayPassEnd, progressed: Bool) {
         var progressed = false
+        var firstBatchAtMost = firstBatchAtMost
         defer {
             if uploads.value.isUploading { outputs.events.send(SyncEvent(.replayEnded)) }
             uploads.update { $0.isUploading = false }
@@ -103,7 +113,10 @@ struct Replayer: Sendable {
             case .run(let run):
                 if !uploads.value.isUploading { outputs.events.send(SyncEvent(.replayStarted)) }
                 uploads.update { $0.isUploading = true }
-                if let end = await replay(run) { return (end, progressed) }
+                defer { firstBatchAtMost = nil }
+                if let end = await replay(run, firstBatchAtMost: firstBatchAtMost) {
+                    return (end, progressed)
+                }
                 progressed = true
             }
         }
@@ -112,7 +125,7 @@ struct Replayer: Sendable {
 
     /// Sends a run's writes one after another as its ticket says, settling accepted ones while
     /// it goes on; returns why the pass must stop, or `nil` to go on.
-    private func replay(_ run: ReplayRun) async -> ReplayPassEnd? {
+    private func replay(_ run: ReplayRun, firstBatchAtMost: Int?) async -> ReplayPassEnd? {
         if let only = run.writes.first, run.writes.count == 1, only.life.mayHaveBeenApplied,
             !primaryKeys.resendIsSafe(only.mutation)
         {
@@ -130,12 +143,13 @@ struct Replayer: Sendable {
         }
         // A store that cannot commit the attempts is tried again on the schedule, not at once.
         guard let writes = await ReplayEvents.beginSends(run, in: state) else {
-            return .retryLater(after: nil)
+            return .retryLater(after: nil, writes: 0)
         }
         let sending = ReplaySending(run: run, accepted: AcceptedWrites())
         return await withTaskGroup(of: Void.self) { group in
             group.addTask { await sending.accepted.settle(into: state) }
-            let batches = ReplayBatch.batches(of: writes, limits: batching, primaryKeys: primaryKeys)
+            let batches = ReplayBatch.batches(
+                of: writes, limits: batching, primaryKeys: primaryKeys, firstAtMost: firstBatchAtMost)
             let end =
                 batching.tablesInFlight > 1
                 ? await sendOverlapping(batches, sending: sending)
@@ -215,7 +229,7 @@ struct Replayer: Sendable {
         switch decision {
         case .retryLater(let after):
             await endSends(batch.ids, mayHaveBeenApplied: WriteAnswer.mayHaveBeenApplied(after: error))
-            return .stop(.retryLater(after: after))
+            return .stop(.retryLater(after: after, writes: batch.writes.count))
         case .waitForSession:
             await endSends(batch.ids, mayHaveBeenApplied: false)
             return .stop(.waitForSession)
@@ -268,7 +282,7 @@ struct Replayer: Sendable {
         let checks = await lostAnswerChecks(batch.writes.map(\.mutation), ticket: run.ticket)
         guard !checks.contains(.unknown) else {
             await endSends(batch.ids, mayHaveBeenApplied: true)
-            return .stop(.retryLater(after: nil))
+            return .stop(.retryLater(after: nil, writes: batch.writes.count))
         }
         let applied = zip(batch.ids, checks).filter { $0.1 == .applied }.map(\.0)
         let unsettled = zip(batch.writes, checks).filter { $0.1 == .notApplied }.map(\.0)

@@ -251,4 +251,29 @@ struct ClientReplayBatchTests {
         #expect(events.values.filter { $0.kind == .writeAccepted }.map(\.mutationID) == ids)
         await fixture.client.close()
     }
+
+    @Test(
+        "a batch failing again and again goes in halves: the rows before the one at fault are applied, and only it runs out of attempts"
+    )
+    func repeatedTransientFailureHalves() async throws {
+        let fixture = try await Self.offline { $0.maxAttempts = 6 }
+        var ids: [Int: UUID] = [:]
+        for id in 1...8 { ids[id] = try await Self.insert(id, on: fixture) }
+        // A trigger on row 5 fails with an error PostgREST answers 500 for, every time.
+        fixture.probe.answer { request in
+            guard request.bodyRows.contains(where: { Self.int($0["id"]) == 5 }) else { return nil }
+            return errorResponse(status: 500, code: "XX000", message: "trigger failed")
+        }
+        await fixture.client.enableNetwork()
+        let client = fixture.client
+        // Through the replay's waits, until nothing is queued.
+        _ = try await fixture.clock.driving {
+            try await firstValue(of: client.pendingMutationCount()) { $0 == 0 }
+        }
+        #expect(await Self.serverIDs(fixture) == [1, 2, 3, 4, 6, 7, 8])
+        let rejected = try await firstValue(of: fixture.client.rejectedMutations()) { !$0.isEmpty }
+        #expect(rejected.map(\.id) == [ids[5]])
+        #expect(rejected.first?.error.code == RejectedMutation.attemptsExhaustedCode)
+        await fixture.client.close()
+    }
 }
