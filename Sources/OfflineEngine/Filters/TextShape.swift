@@ -66,8 +66,9 @@ enum TextShape {
         switch byte {
         case UInt8(ascii: " "), UInt8(ascii: "+"), UInt8(ascii: ","):
             return true
-        // T (ISO timestamps), BC, ISO 8601 intervals (PYMWDTHS).
-        case UInt8(ascii: "T"), UInt8(ascii: "B"), UInt8(ascii: "C"), UInt8(ascii: "P"),
+        // T and Z (ISO timestamps, as encoders write a `Date` in UTC), BC, ISO 8601 intervals
+        // (PYMWDTHS).
+        case UInt8(ascii: "T"), UInt8(ascii: "Z"), UInt8(ascii: "B"), UInt8(ascii: "C"), UInt8(ascii: "P"),
             UInt8(ascii: "Y"), UInt8(ascii: "M"), UInt8(ascii: "W"), UInt8(ascii: "D"),
             UInt8(ascii: "H"), UInt8(ascii: "S"):
             return true
