@@ -24,7 +24,7 @@ enum Answers {
             guard let covered = rowsWithFeedChanges(rows, query: query, after: tick, in: state) else {
                 return FetchAnswer(refusal)
             }
-            (rows, upTo) = (covered, mark)
+            (rows, upTo) = covered
         }
         // A count of rows is an answer about rows: none counted is empty too.
         if rows.isEmpty, (count ?? 0) == 0, state.rules.responseTrust == .authenticatedSessionOnly,
@@ -67,7 +67,7 @@ enum Answers {
             guard let covered = rowsWithFeedChanges(rows, query: query, after: upTo, in: state) else {
                 return FetchAnswer(refusal)
             }
-            (rows, savedRows) = (covered, covered)
+            (rows, savedRows) = (covered.rows, covered.rows)
         }
         let serial = state.tables.writeAnswer(
             rows, query: query, tick: tick, fetchedAt: fetchedAt, expiresAt: expiresAt,
@@ -134,16 +134,20 @@ enum Answers {
         }
     }
 
-    /// An answer's rows with the feed's changes since its request left laid over them, or `nil`
-    /// when that cannot be: the answer is refused (something else moved the table's mark, or
-    /// the answer came from a clear or an owner ago, or a change cannot be laid into the list).
+    /// An answer's rows with the feed's changes since its request left laid over them, and the
+    /// table's mark they are up to date with, or `nil` when that cannot be: the answer is
+    /// refused (something else moved the table's mark, or a change that moved it is not logged
+    /// yet, or the answer came from a clear or an owner ago, or a change cannot be laid into
+    /// the list).
     static func rowsWithFeedChanges(
         _ rows: [Row], query: QueryDescription, after tick: Int64, in state: isolated EngineState
-    ) -> [Row]? {
+    ) -> (rows: [Row], through: Int64)? {
         let table = TableID(query)
+        let mark = state.outputs.marks.current(of: table)
         guard state.ownership.refusal(ofAnswerAt: tick, mark: tick) == nil,
             state.outputs.marks.onlyFeedChanges(of: table, after: tick),
-            let changes = state.tables.feedLog.changes(of: table, after: tick), !changes.isEmpty
+            let changes = state.tables.feedLog.changes(of: table, after: tick, through: mark),
+            !changes.isEmpty
         else { return nil }
         var list = CachedList(query: query, rows: rows, fetchTick: Int(tick))
         for change in changes {
@@ -153,6 +157,6 @@ enum Answers {
             case .stale: return nil
             }
         }
-        return list.rows
+        return (list.rows, mark)
     }
 }

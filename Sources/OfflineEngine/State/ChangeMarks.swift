@@ -24,7 +24,7 @@ final class ChangeMarks: Sendable {
     }
 
     /// A table's mark, read from the store the first time.
-    func mark(of table: TableID) async throws -> Int64 {
+    nonisolated(nonsending) func mark(of table: TableID) async throws -> Int64 {
         if let mark = known.withLock({ $0.marks[table] }) { return mark }
         let stored = try await store.marks.mark(table: table.table, schema: table.schema)
         return raise(table, to: stored)
@@ -43,8 +43,10 @@ final class ChangeMarks: Sendable {
 
     /// Moves a table's mark forward to a new tick: an answer whose request left before now is
     /// refused. Returns the tick. `byFeed`: for a change from the server's feed (see ``onlyFeedChanges(of:after:)``).
+    /// Runs on the caller's isolation, so that the caller goes on from the raised mark with no
+    /// hop between (a change from the feed is logged in the same turn).
     @discardableResult
-    func advance(_ table: TableID, byFeed: Bool = false) async throws -> Int64 {
+    nonisolated(nonsending) func advance(_ table: TableID, byFeed: Bool = false) async throws -> Int64 {
         let tick = try await store.marks.advance(table: table.table, schema: table.schema)
         raise(table, to: tick, byFeed: byFeed)
         return tick

@@ -24,10 +24,13 @@ struct FeedLog: Sendable {
         }
     }
 
-    /// The changes laid after `tick`, oldest first, or `nil` when one of them is no longer kept.
-    func changes(of table: TableID, after tick: Int64) -> [RowChange]? {
+    /// The changes laid after `tick` up to the table's `mark`, oldest first, or `nil` when one of
+    /// them is no longer kept, or not kept yet (the mark moved for a change still being laid).
+    func changes(of table: TableID, after tick: Int64, through mark: Int64) -> [RowChange]? {
         if let floor = floors[table], floor > tick { return nil }
-        return (entries[table] ?? []).filter { $0.tick > tick }.map(\.change)
+        let kept = (entries[table] ?? []).filter { $0.tick > tick && $0.tick <= mark }
+        guard (kept.last?.tick ?? tick) >= mark else { return nil }
+        return kept.map(\.change)
     }
 
     /// Forgets every change (a clear, or the cache passed to a new owner: older answers are
