@@ -21,7 +21,10 @@ extension Engine {
                 try await calls.underway {
                     for change in held { try await Answers.land(change, in: state) }
                     // Changes made while the feed was down never come: the lists ask again.
-                    for table in tables { try await CachedLists.markStale(table, in: state) }
+                    for table in tables {
+                        try await CachedLists.markStale(table, in: state)
+                        try await Answers.markSharingNameStale(with: table, in: state)
+                    }
                 }
             case .disconnected:
                 if following.disconnect() { feeds.wentDown(tables) }

@@ -132,6 +132,21 @@ enum Answers {
             try await state.lists.save(changed)
             state.services.cache.wrote()
         }
+        try await markSharingNameStale(with: table, in: state)
+    }
+
+    /// A change in a named schema may reach the same table read without one (the server's
+    /// default schema): those lists are fetched again, as for a write accepted at once.
+    static func markSharingNameStale(with table: TableID, in state: isolated EngineState) async throws {
+        for other in state.tables.tablesSharingName(with: table) {
+            try await CachedLists.load(of: other, in: state)
+            let tick = try await state.outputs.marks.advance(other)
+            guard !state.closed else { return }
+            let keys = state.tables.markAllStale(
+                other, liveQueries: state.services.liveReads.queries(of: other), tick: tick,
+                owner: state.overlayOwner)
+            state.services.liveReads.markStale(keys: keys)
+        }
     }
 
     /// An answer's rows with the feed's changes since its request left laid over them, and the

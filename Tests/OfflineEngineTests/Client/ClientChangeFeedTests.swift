@@ -146,4 +146,25 @@ struct ClientChangeFeedTests {
                 _ = try await read.first { $0.column("id") == ["2", "1"] }
             })
     }
+
+    @Test("a change in a named schema fetches again the lists of its table read without a schema")
+    func namedSchemaReachesListsWithoutOne() async throws {
+        let fixture = try await ClientFixture(tables: ["tasks": Self.rows])
+        let feed = TestFeed()
+        // Realtime names the schema; the app reads the server's default one, which is it.
+        async let follows: Void = fixture.client.follow(
+            changes: feed.events, tables: ["tasks"], schema: "api")
+        let list = LiveList(fixture.client.from("tasks").select())
+        _ = try await list.first { $0.refresh == .idle }
+        feed.send(.subscribed)
+        _ = try await list.first { $0.refresh == .idle && $0.fetchedAt != nil }
+        let added: Row = ["id": 3, "title": "c", "done": false]
+        await fixture.server.setRows(Self.rows + [added], of: "tasks")
+        feed.send(.insert(added, into: "tasks", schema: "api"))
+        _ = try await list.first { $0.column("id") == ["1", "2", "3"] }
+        list.stop()
+        feed.finish()
+        try await follows
+        await fixture.client.close()
+    }
 }
