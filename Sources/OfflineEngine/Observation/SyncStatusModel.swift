@@ -40,6 +40,9 @@ public final class SyncStatusModel {
     public private(set) var lastSyncedAt: Date?
     /// Whether the signed-in user's writes wait for a usable session.
     public private(set) var isWaitingForSession = false
+    /// The tables whose change feed is followed but not subscribed now
+    /// (``SyncStatus/disconnectedFeeds``): for a quiet "live updates paused" mark.
+    public private(set) var disconnectedFeeds: Set<String> = []
     /// The writes the server refused for good, until retried or discarded.
     public private(set) var rejected: [RejectedMutation] = []
     /// Why following the client stopped (it was closed), if it did.
@@ -100,6 +103,7 @@ public final class SyncStatusModel {
         if isWaitingForSession != status.isWaitingForSession {
             isWaitingForSession = status.isWaitingForSession
         }
+        if disconnectedFeeds != status.disconnectedFeeds { disconnectedFeeds = status.disconnectedFeeds }
     }
 
     private func stop(_ failure: any Error) {

@@ -20,6 +20,7 @@ struct SyncStatusModelTests {
             "lastUploadError": ObservationCounter { "\(String(describing: model.lastUploadError))" },
             "lastSyncedAt": ObservationCounter { "\(String(describing: model.lastSyncedAt))" },
             "isWaitingForSession": ObservationCounter { "\(model.isWaitingForSession)" },
+            "disconnectedFeeds": ObservationCounter { "\(model.disconnectedFeeds.sorted())" },
         ]
         // Each step changes one part; the last repeats the one before.
         var status = SyncStatus(
@@ -40,13 +41,16 @@ struct SyncStatusModelTests {
         steps.append(("lastSyncedAt", status))
         status.isWaitingForSession = true
         steps.append(("isWaitingForSession", status))
+        status.disconnectedFeeds = ["tasks"]
+        steps.append(("disconnectedFeeds", status))
         steps.append((nil, status))
         let whole = ObservationCounter {
             SyncStatus(
                 connectivity: model.connectivity, isUploading: model.isUploading,
                 pendingCount: model.pendingCount,
                 oldestPendingAt: model.oldestPendingAt, lastUploadError: model.lastUploadError,
-                lastSyncedAt: model.lastSyncedAt, isWaitingForSession: model.isWaitingForSession)
+                lastSyncedAt: model.lastSyncedAt, isWaitingForSession: model.isWaitingForSession,
+                disconnectedFeeds: model.disconnectedFeeds)
         }
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await model.run() }
