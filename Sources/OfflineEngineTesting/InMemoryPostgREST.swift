@@ -111,7 +111,7 @@ public actor InMemoryPostgREST: HTTPTransport {
                 tables = saved
                 throw Refusal(
                     status: 406, code: "PGRST116",
-                    message: "JSON object requested, multiple (or no) rows returned",
+                    message: "Cannot coerce the result to a single JSON object",
                     details: "The result contains \(written.count) rows")
             }
             // PostgREST: 201 to an insert, 200 to a merge upsert that inserted nothing; 204 to an

@@ -30,7 +30,7 @@ package enum ResultShape: Sendable, Hashable {
     static func refusal(_ count: Int) -> PostgrestError {
         PostgrestError(
             status: 406, code: "PGRST116",
-            message: "JSON object requested, multiple (or no) rows returned",
+            message: "Cannot coerce the result to a single JSON object",
             details: "The result contains \(count) rows", hint: nil)
     }
 }

@@ -48,6 +48,9 @@ struct ClientResponseReadTests {
         for query in [none, several] {
             let error = await #expect(throws: PostgrestError.self) { try await query.execute() }
             #expect(error?.status == 406 && error?.code == "PGRST116")
+            // As PostgREST words it now: data layers match on the message.
+            #expect(error?.message == "Cannot coerce the result to a single JSON object")
+            #expect(error?.details?.hasPrefix("The result contains ") == true)
         }
         // A single read asks for rows as JSON: the engine judges the count, so the list can be cached.
         #expect(fixture.gets.allSatisfy { $0.headers["Accept"] == "application/json" })
