@@ -209,7 +209,18 @@ public actor InMemoryPostgREST: HTTPTransport {
         into table: String, body: Data?, parameters: [QueryParameter], prefer: String
     ) throws -> (written: [Row], inserted: Int) {
         guard tables[table] != nil else { throw Self.missingTable }
-        let sent = try Self.rows(in: body)
+        var sent = try Self.rows(in: body)
+        if let columns = parameters.first(where: { $0.name == "columns" })?.value,
+            !prefer.contains("missing=default")
+        {
+            // PostgREST reads the named columns of each row: one a row leaves out is NULL.
+            let names = columns.split(separator: ",").map {
+                $0.trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+            }
+            sent = sent.map { row in
+                Row(Dictionary(names.map { ($0, row[$0] ?? .null) }, uniquingKeysWith: { first, _ in first }))
+            }
+        }
         let conflict = parameters.first { $0.name == "on_conflict" }?.value
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         let keyColumns = conflict ?? primaryKeys.columns(for: table)

@@ -71,8 +71,8 @@ public struct TableQuery: Sendable {
     ///
     /// Caveat: in a merge, a row that leaves out a column another row of the batch carries sets
     /// that column to NULL in the existing row (PostgREST fills missing keys with NULL, or the
-    /// default with ``WriteQuery/useDefaultsForMissingColumns(_:)``). Send full rows, or batch
-    /// rows by key set, when that matters.
+    /// default with ``WriteQuery/useDefaultsForMissingColumns(_:)``); lists show it so while the
+    /// write waits to sync. Send full rows, or batch rows by key set, when that matters.
     public func upsert<T: Encodable>(
         _ values: T, onConflict: String? = nil, returning: PostgrestReturningOptions? = nil,
         count: CountOption? = nil, ignoreDuplicates: Bool = false

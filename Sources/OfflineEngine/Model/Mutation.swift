@@ -186,6 +186,23 @@ package struct Mutation: Sendable, Hashable, Identifiable {
         guard !hidden.isEmpty else { return rows }
         return rows.map { row in Row(row.values.filter { !hidden.contains($0.key) }) }
     }
+    /// The rows as PostgREST applies them. Several rows are sent with `columns=` naming every
+    /// row's keys, so a column a row leaves out is set to NULL, in an inserted row and in the
+    /// existing row a merge meets; with `missing=default` it takes the server's default, not
+    /// known here, so it stays out.
+    package var appliedRows: [Row] {
+        let rows = rows
+        guard rows.count > 1, !useDefaultForMissing, operation == .insert || operation == .upsert else {
+            return rows
+        }
+        let columns = Set(sentRows.lazy.flatMap(\.values.keys))
+        return rows.map { row in
+            guard !columns.isSubset(of: row.values.keys) else { return row }
+            var values = row.values
+            for column in columns where values[column] == nil { values[column] = .null }
+            return Row(values)
+        }
+    }
     /// When the write was made.
     package var createdAt: Date {
         get { storage.header.createdAt }

@@ -129,17 +129,18 @@ struct OnlinePatcher<Evaluator: RowFilterEvaluating> {
     /// values (or, for a sent row without them, the sent row in the same position), else the
     /// rows sent.
     private func laidRows(matchColumns: [String]) -> [Laid] {
-        guard let readRows else { return write.rows.map { Laid(row: $0, returnedColumns: nil) } }
+        let sent = write.appliedRows
+        guard let readRows else { return sent.map { Laid(row: $0, returnedColumns: nil) } }
         var sentByMatch = [[String]: Row]()
-        for row in write.rows {
+        for row in sent {
             if let values = keys.values(of: row, columns: matchColumns) { sentByMatch[values] = row }
         }
         return readRows.enumerated().map { position, returnedRow in
             var base = keys.values(of: returnedRow, columns: matchColumns).flatMap { sentByMatch[$0] }
-            if base == nil, readRows.count == write.rows.count,
-                keys.values(of: write.rows[position], columns: matchColumns) == nil
+            if base == nil, readRows.count == sent.count,
+                keys.values(of: sent[position], columns: matchColumns) == nil
             {
-                base = write.rows[position]
+                base = sent[position]
             }
             return Laid(row: (base ?? Row([:])).merging(returnedRow), returnedColumns: returnedRow.columns)
         }

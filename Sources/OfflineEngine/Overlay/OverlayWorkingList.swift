@@ -157,7 +157,7 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
         switch mutation.operation {
         case .insert:
             var changed = false
-            for row in mutation.rows where place(row, conflictColumns: nil, isUpsert: false) {
+            for row in mutation.appliedRows where place(row, conflictColumns: nil, isUpsert: false) {
                 changed = true
             }
             return changed
@@ -165,7 +165,7 @@ struct OverlayWorkingList<Evaluator: RowFilterEvaluating> {
             var conflictColumns = mutation.onConflict
             if conflictColumns?.isEmpty == true || conflictColumns == keys.columns { conflictColumns = nil }
             var changed = false
-            for row in mutation.rows
+            for row in mutation.appliedRows
             where place(
                 row, conflictColumns: conflictColumns, isUpsert: true, shownOnly: mutation.shownOnlyColumns)
             {

@@ -68,7 +68,7 @@ struct OverlayModel {
             switch mutation.operation {
             case .insert, .upsert:
                 let conflict = mutation.operation == .upsert ? mutation.onConflict : nil
-                for row in mutation.rows {
+                for row in Self.asApplied(mutation) {
                     var match: Int?
                     if let conflict, !conflict.isEmpty, conflict != ["id"] {
                         match = rows.indices.first { sameValues(known($0), row, conflict) }
@@ -167,7 +167,7 @@ struct OverlayModel {
     func patch(
         _ write: Mutation, returned: Bool, lists: [CachedList], uncached: [QueryDescription]
     ) -> OnlinePatchResult {
-        var laid = write.rows
+        var laid = Self.asApplied(write)
         if returned { laid = laid.map { $0.merging(["server": 1]) } }
         switch write.operation {
         case .insert, .upsert:
@@ -269,6 +269,20 @@ struct OverlayModel {
                 let rows = list.rows.filter { evaluator.evaluate(write.filters, on: $0) != .true }
                 return rows.count == list.rows.count ? .unchanged : .rows(rows)
             }
+        }
+    }
+
+    /// The rows of an insert or upsert as PostgREST applies them: sent with `columns=` naming
+    /// every row's keys when there are several, a key a row lacks is NULL there (unless
+    /// `missing=default`).
+    static func asApplied(_ write: Mutation) -> [Row] {
+        guard write.rows.count > 1, !write.useDefaultForMissing else { return write.rows }
+        var columns = Set<String>()
+        for row in write.rows { columns.formUnion(row.columns) }
+        return write.rows.map { row in
+            var filled = row
+            for column in columns.subtracting(row.columns) { filled = filled.merging([column: .null]) }
+            return filled
         }
     }
 }
