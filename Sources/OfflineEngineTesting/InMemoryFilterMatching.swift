@@ -49,6 +49,8 @@ enum InMemoryFilterMatching {
             default: throw Unsupported()
             }
         case ("in", .list(let items)):
+            // `= ANY('{}')` is false even for NULL: `not.in.()` keeps every row.
+            if items.isEmpty { return false }
             if value.isNull { return nil }
             return items.contains { compare(value, $0) == .orderedSame }
         case (let name, .value(let text)):
@@ -77,7 +79,7 @@ enum InMemoryFilterMatching {
                 return left == right ? .orderedSame : left < right ? .orderedAscending : .orderedDescending
             }
         case .bool(let flag):
-            if let other = Bool(text.lowercased()) {
+            if let other = postgresBoolean(text) {
                 return flag == other ? .orderedSame : (flag ? .orderedDescending : .orderedAscending)
             }
         case .string(let string):
@@ -90,6 +92,21 @@ enum InMemoryFilterMatching {
         }
         let rendered = value.rawValue
         return rendered == text ? .orderedSame : rendered < text ? .orderedAscending : .orderedDescending
+    }
+
+    /// The boolean PostgreSQL reads `text` as (`t`, `yes`, `on`, `1`, any case, and the prefixes
+    /// of `true`, `false`, `yes` and `no`), or `nil` when it reads none.
+    private static func postgresBoolean(_ text: String) -> Bool? {
+        let word = text.lowercased().trimmingCharacters(in: .whitespaces)
+        guard !word.isEmpty else { return nil }
+        switch word {
+        case "1", "on": return true
+        case "0", "of", "off": return false
+        default: break
+        }
+        if "true".hasPrefix(word) || "yes".hasPrefix(word) { return true }
+        if "false".hasPrefix(word) || "no".hasPrefix(word) { return false }
+        return nil
     }
 
     private static func like(_ text: String, pattern: String, caseInsensitive: Bool) -> Bool {
