@@ -22,6 +22,11 @@
     ///     }
     /// }
     /// ```
+    ///
+    /// Like any `@State`, the model is made once for the view's identity: a view built again with
+    /// another query (a search text) keeps reading the first. Give such a view an identity of
+    /// its query, `TasksScreen(client: client, search: text).id(text)`, so a new query gets a
+    /// new model.
     @MainActor
     @propertyWrapper
     public struct LiveQuery<Element: Decodable & Sendable>: DynamicProperty {
