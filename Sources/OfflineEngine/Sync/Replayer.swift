@@ -231,7 +231,9 @@ struct Replayer: Sendable {
             await endSends(batch.ids, mayHaveBeenApplied: WriteAnswer.mayHaveBeenApplied(after: error))
             return .stop(.retryLater(after: after, writes: batch.writes.count))
         case .waitForSession:
-            await endSends(batch.ids, mayHaveBeenApplied: false)
+            // The session was refused before anything ran (PostgREST checks the token first):
+            // not an attempt, so waiting through refusals never uses up a write's attempts.
+            await ReplayEvents.abandonSends(batch.ids, in: state)
             return .stop(.waitForSession)
         case .verifyLostInsert:
             return await verifyLost(batch, after: error, sending: sending, overtook: overtook)

@@ -100,7 +100,7 @@ struct ClientTokenProviderTests {
     }
 
     @Test(
-        "the provider giving again the token the server refused: the replay waits on its schedule, not at once, and the write keeps its attempts"
+        "the provider giving again the token the server refused: the replay waits on its schedule, not at once, and the write is not rejected"
     )
     func sameRefusedTokenWaitsOnSchedule() async throws {
         let old = TokenScript.jwt("user-1", tag: "old")
@@ -218,6 +218,43 @@ struct ClientTokenProviderTests {
             #expect(!response.isQueued)
         }
         #expect(fixture.writes.map { $0.headers["Authorization"] } == ["Bearer opaque-2", "Bearer opaque-2"])
+        await fixture.client.close()
+    }
+
+    @Test(
+        "refusals of the session do not count as attempts: writes waiting through more 401s than maxAttempts are sent, not rejected"
+    )
+    func refusalsAreNotAttempts() async throws {
+        let (old, new, script, _) = try await Self.oldThenNew()
+        let fixture = try await ClientFixture(signedInAs: "user-1") {
+            $0.accessToken = script.provider
+            $0.maxAttempts = 3
+        }
+        await fixture.client.disableNetwork()
+        for id in 1...4 {
+            _ = try await fixture.client.from("tasks").insert(["id": .number(JSONNumber(id))] as Row)
+                .execute()
+        }
+        fixture.probe.answer(with: Self.refusing(old))
+        await fixture.client.enableNetwork()
+        // Passes meet the refused token, each after a wait on the schedule, until six requests
+        // were refused (or the writes were rejected: attempts counted for each refusal).
+        let client = fixture.client
+        _ = try await fixture.clock.driving {
+            try await eventually {
+                let rejected = (try? await firstValue(of: client.rejectedMutations()) { _ in true }) ?? []
+                return fixture.writes.count >= 6 || !rejected.isEmpty
+            }
+        }
+        let rejected = try await firstValue(of: client.rejectedMutations()) { _ in true }
+        #expect(rejected.isEmpty, "rejected after \(fixture.writes.count) refusals of the session")
+        if rejected.isEmpty {
+            script.answer(then: .token(new))
+            try await fixture.sleepers(atLeast: 1)
+            fixture.clock.advance(by: .seconds(60))
+            _ = try await firstValue(of: client.pendingMutationCount()) { $0 == 0 }
+            #expect(await fixture.server.rows(of: "tasks").count == 4)
+        }
         await fixture.client.close()
     }
 }
