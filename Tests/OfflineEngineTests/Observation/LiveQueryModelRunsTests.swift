@@ -12,25 +12,9 @@ import Testing
 struct LiveQueryModelRunsTests {
     typealias Item = LiveQueryModelTests.Item
 
-    /// Each run of a model reads a stream of its own, handed out in order.
-    final class Runs: Sendable {
-        private let streams: Mutex<[AsyncThrowingStream<QuerySnapshot, any Error>]>
-        let feeds: [AsyncThrowingStream<QuerySnapshot, any Error>.Continuation]
-
-        init(_ count: Int) {
-            let made = (0..<count).map { _ in AsyncThrowingStream.makeStream(of: QuerySnapshot.self) }
-            streams = Mutex(made.map(\.stream))
-            feeds = made.map(\.continuation)
-        }
-
-        func next() -> AsyncThrowingStream<QuerySnapshot, any Error> {
-            streams.withLock { $0.removeFirst() }
-        }
-    }
-
     @Test("a second run whose list is now empty shows no rows, not the first run's")
     func secondRunEmptyList() async throws {
-        let runs = Runs(2)
+        let runs = SnapshotRuns(2)
         let model = LiveQueryModel(
             rows: [], snapshots: { runs.next() }, decoding: RowsDecoding(Item.self, decoder: JSONDecoder()))
         let titles = ObservationCounter { model.rows.map(\.title) }
@@ -58,7 +42,7 @@ struct LiveQueryModelRunsTests {
 
     @Test("a decode error ends when the read comes back to the snapshot shown")
     func errorEndsOnShownSnapshot() async throws {
-        let runs = Runs(1)
+        let runs = SnapshotRuns(1)
         let model = LiveQueryModel(
             rows: [], snapshots: { runs.next() }, decoding: RowsDecoding(Item.self, decoder: JSONDecoder()))
         let errors = ObservationCounter { model.error.map { "\($0)" } }
@@ -81,7 +65,7 @@ struct LiveQueryModelRunsTests {
 
     @Test("a run cancelled while it decodes leaves the newer run's rows alone")
     func cancelledRunDecoding() async throws {
-        let runs = Runs(2)
+        let runs = SnapshotRuns(2)
         // The first decode waits at the gate (the old run's rows, decoded while the view left).
         let gate = Gate()
         let decodes = Mutex(0)
